@@ -1,0 +1,165 @@
+"""The build, stage by stage. This is the only module that knows the order:
+
+    load + validate  ->  store  ->  compute  ->  figures  ->  render  ->  write  ->  swap
+
+Each stage hands a typed result to the next. Nothing is written to the output directory
+until every page has rendered: files go to a staging directory that replaces the output
+only at the end, so a failure anywhere leaves the previous site as it was.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from markupsafe import Markup
+
+from sitegen import __version__
+from sitegen import figures as figures_mod
+from sitegen import publish, render, store
+from sitegen.aggregate import find_aggregate_fields_in_text
+from sitegen.config import SiteConfig
+from sitegen.errors import InputError, Problem
+from sitegen.families import FAMILIES, Outputs, Page
+from sitegen.load import Loaded, MarkdownDoc, discover, read_markdown, rel_path
+
+CACHE_DIR = ".sitegen-cache"
+
+
+@dataclass
+class BuildResult:
+    out_dir: Path | None
+    pages: int
+    files: int
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _no_hook(stage: str) -> None:
+    return None
+
+
+def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
+    root = config.root
+    loaded = Loaded()
+    docs = [d for p in discover(root, "content", (".md",)) if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
+    for d in docs:
+        if "title" not in d.meta:
+            loaded.problems.append(Problem(d.source.rel, 1, "title", "a title in the front matter", "none"))
+        for i, line in enumerate(d.body.split("\n")):
+            for name in find_aggregate_fields_in_text(line):
+                loaded.problems.append(Problem(d.source.rel, d.body_line + i, "", "no cross-domain aggregate field in published text", name))
+    inputs = {fid: FAMILIES[fid].load(root, loaded, config.limits) for fid in config.families}
+    return loaded, docs, inputs
+
+
+def _compute(config: SiteConfig, inputs: dict) -> dict:
+    db = store.connect()
+    try:
+        for fid in config.families:
+            FAMILIES[fid].store(db, inputs[fid])
+        return {fid: FAMILIES[fid].compute(db, inputs[fid]) for fid in config.families}
+    finally:
+        db.close()
+
+
+def validate(config: SiteConfig) -> dict:
+    """Every check a build makes, without writing anything. Returns each family's results."""
+    loaded, _docs, inputs = _load(config)
+    if loaded.problems:
+        raise InputError(loaded.problems)
+    return _compute(config, inputs)
+
+
+def doc_output_path(rel: str) -> str:
+    """content/index.md -> index.html; content/canonic/method.md -> canonic/method/index.html."""
+    stem = rel.removeprefix("content/").removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return stem + ".html"
+    return stem + "/index.html"
+
+
+def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook) -> BuildResult:
+    """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
+    it to inject failures)."""
+    clock: dict[str, float] = {}
+    current: list = [None, time.perf_counter()]  # the stage running and when it began
+
+    def stage(name: str) -> None:
+        now = time.perf_counter()
+        if current[0] is not None:
+            clock[current[0]] = now - current[1]
+        current[:] = [name, now]
+        on_stage(name)
+
+    root = config.root
+    stage("load")
+    loaded, docs, inputs = _load(config)
+    stage("validate")
+    if loaded.problems:
+        raise InputError(loaded.problems)
+
+    stage("store+compute")
+    results = _compute(config, inputs)
+    outputs: dict[str, Outputs] = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
+
+    stage("figures")
+    all_figures = [f for o in outputs.values() for f in o.figures]
+    svgs = figures_mod.render_all(all_figures, root / CACHE_DIR / "figures")
+
+    stage("render")
+    env = render.environment(root / "templates")
+    md = render.markdown_renderer()
+    synthetic = any(o.summary.get("synthetic") for o in outputs.values())
+    site = {
+        "title": config.title,
+        "synthetic": synthetic,
+        "nav": [{"title": o.summary["title"], "href": o.summary["href"]} for o in outputs.values()],
+        "families": [o.summary for o in outputs.values()],
+        "version": __version__,
+    }
+    fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
+    pages: list[Page] = [p for o in outputs.values() for p in o.pages]
+    problems: list[Problem] = []
+    for d in docs:
+        path = doc_output_path(d.source.rel)
+
+        def fragment(name: str, path: str = path) -> Markup:
+            tpl, ctx = fragments[name]  # rendered where it is placed, so its links resolve from there
+            return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
+
+        doc = render.render_markdown(md, d, fragment, sorted(fragments))
+        problems.extend(doc.problems)
+        pages.append(Page(path, d.meta.get("template", "page.html"), d.meta.get("title", ""),
+                          {"body": doc.html, "meta": d.meta, "source": d.source.rel}))
+    if problems:
+        raise InputError(problems)
+    html = {p.path: render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title, "svgs": svgs}) for p in pages}
+
+    stage("write")
+    writer = publish.Writer(Path(out_dir))
+    try:
+        for path in sorted(html):
+            writer.write_text(path, html[path])
+        for o in outputs.values():
+            for tbl in o.tables:
+                writer.write(f"{tbl.stem}.csv", publish.csv_bytes(tbl.columns, tbl.rows))
+                writer.write(f"{tbl.stem}.json", publish.json_bytes({
+                    "title": tbl.title, "columns": tbl.columns,
+                    "rows": [dict(zip(tbl.columns, r)) for r in tbl.rows], "sources": tbl.sources}))
+            for fig in o.figures:
+                writer.write_text(f"{fig.name}.svg", svgs[fig.name])
+        for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
+            writer.write(rel_path(root, p), p.read_bytes())
+        stage("verify")
+        sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
+        writer.write("manifest.json", publish.json_bytes({
+            "generator": f"sitegen {__version__}", "sources": sources, "files": dict(sorted(writer.files.items()))}))
+        stage("swap")
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    stage("done")
+    return BuildResult(Path(out_dir), len(html), len(writer.files), clock)

@@ -1,0 +1,88 @@
+"""The command line: parse flags, call the library, turn errors into messages and exit codes.
+
+Exit status: 0 success; 1 invalid input or a failed build (the previous output untouched);
+2 a usage error (click's own).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from sitegen.errors import SitegenError
+
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+    help="The site repository's root (holds content/, data/, templates/, assets/).")
+
+
+def _fail(exc: SitegenError) -> None:
+    click.echo(str(exc), err=True)
+    sys.exit(1)
+
+
+@click.group()
+@click.version_option(package_name="sitegen")
+def main() -> None:
+    """sitegen: publish benchmark evidence as a static site."""
+
+
+@main.command()
+@root_option
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
+def build(root: Path, out: Path | None) -> None:
+    """Validate, compute, render and write the site."""
+    from sitegen.build import build as run_build
+    from sitegen.config import load_config
+
+    started = time.perf_counter()
+    try:
+        config = load_config(root)
+        result = run_build(config, out if out is not None else config.root / "_site")
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
+
+
+@main.command()
+@root_option
+def validate(root: Path) -> None:
+    """Run every check a build makes, write nothing; list every problem."""
+    from sitegen.build import validate as run_validate
+    from sitegen.config import load_config
+
+    try:
+        run_validate(load_config(root))
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo("valid: every artifact meets its contract and every stated number agrees")
+
+
+@main.command()
+@root_option
+@click.option("--check", is_flag=True, help="Exit 1 if schemas/ differs from the models, without writing.")
+def schema(root: Path, check: bool) -> None:
+    """Write the JSON Schema of every artifact kind into schemas/."""
+    from sitegen.contract import schema_documents, stale_schemas
+    from sitegen.families import FAMILIES
+
+    kinds = {k: m for fam in FAMILIES.values() for k, m in fam.artifact_kinds().items()}
+    docs = schema_documents(kinds)
+    target = root / "schemas"
+    stale = stale_schemas(target, docs)
+    if check:
+        if stale:
+            click.echo("schemas/ is stale: " + ", ".join(stale) + " (run `sitegen schema`)", err=True)
+            sys.exit(1)
+        click.echo(f"schemas/ is up to date ({len(docs)} artifact kinds)")
+        return
+    target.mkdir(parents=True, exist_ok=True)
+    for name, text in docs.items():
+        (target / name).write_text(text, encoding="utf-8")
+    for name in stale:
+        if name not in docs:
+            (target / name).unlink()
+    click.echo(f"wrote {len(docs)} schemas into {target}")

@@ -1,0 +1,73 @@
+"""The exception hierarchy. The CLI maps each to an exit status::
+
+    SitegenError                 exit 1, message printed
+    ├── InputError               exit 1: one line per Problem (file, JSON path, expected, found)
+    └── BuildError               exit 1: a stage failed for a reason that is not the input's
+
+A stage never prints; it raises. Validation collects every problem it can find before
+raising one InputError, so a maintainer fixes all of them in one pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one input, located precisely enough to find it in an editor."""
+
+    file: str  # path relative to the site root, with forward slashes
+    line: int | None  # 1-based line for JSONL and markdown; None for a whole JSON document
+    path: str  # JSON path such as $.judgments[0].anchors.voice, or "" for the whole file
+    expected: str
+    found: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        path = f" {self.path}" if self.path else ""
+        return f"{where}{path}: expected {self.expected}; found {self.found}"
+
+
+class SitegenError(Exception):
+    """Base of every error sitegen raises on purpose."""
+
+
+class InputError(SitegenError):
+    """The site repository's inputs break the contract. Carries every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems), key=_problem_key)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        n = len(self.problems)
+        head = f"{n} problem{'s' if n != 1 else ''} in the inputs:"
+        return "\n".join([head, *(str(p) for p in self.problems)])
+
+
+class BuildError(SitegenError):
+    """A stage could not complete for a reason other than invalid input."""
+
+
+def _problem_key(p: Problem) -> tuple:
+    return (p.file, p.line if p.line is not None else -1, p.path, p.expected, p.found)
+
+
+def short_repr(value: object, limit: int = 60) -> str:
+    """A value as it appears in an error message: JSON-ish, truncated, one line."""
+    if isinstance(value, str):
+        text = '"' + value.replace("\n", "\\n") + '"'
+    elif value is None:
+        text = "null"
+    elif value is True:
+        text = "true"
+    elif value is False:
+        text = "false"
+    elif isinstance(value, dict):
+        text = "an object" if value else "an empty object"
+    elif isinstance(value, list):
+        text = f"a list of {len(value)}" if value else "an empty list"
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,80 @@
+"""The Family interface and the registry.
+
+A benchmark family plugs into the build's stages through five functions; the core never
+imports a family's internals, and `build.py` alone decides the order::
+
+    load(root, loaded, limits)   -> validated input, or None (problems go into `loaded`)
+    store(db, input)             -> None: its tables in the build's DuckDB
+    compute(db, input)           -> results: every number it publishes
+    outputs(results)             -> Outputs: pages, tables (CSV + JSON), figures, fragments
+
+Adding a benchmark costs one package under families/ and its templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+
+@dataclass(frozen=True)
+class Table:
+    """A data download: written as <stem>.csv and <stem>.json, next to the page that shows it."""
+
+    stem: str  # output path without suffix, e.g. "canonic/book-opening/board"
+    title: str
+    columns: list[str]
+    rows: list[tuple]
+    sources: dict[str, str]  # artifact file -> SHA-256 it was computed from
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A chart drawn at build time. `draw(data)` returns a Vega-Lite spec (dict); it is only
+    called when the figure cache has no SVG for (name, data, the drawing code)."""
+
+    name: str  # output path without suffix, e.g. "canonic/figure-1"
+    data: list[dict]
+    draw: Callable[[list[dict]], dict]
+    alt: str  # the text alternative: what the figure shows, in words
+    sources: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # output path, e.g. "canonic/book-opening/index.html"
+    template: str
+    title: str
+    context: dict[str, Any]
+
+
+@dataclass
+class Outputs:
+    pages: list[Page] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    # Generated sections that authored markdown places with a `{{< name >}}` line:
+    # name -> (template, context), rendered by the core like any page.
+    fragments: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    # What the site home says about this family: title, link, one line, synthetic flag.
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+class Family(Protocol):
+    id: str
+    title: str
+
+    def load(self, root, loaded, limits) -> Any: ...
+    def store(self, db, inp) -> None: ...
+    def compute(self, db, inp) -> Any: ...
+    def outputs(self, results) -> Outputs: ...
+    def artifact_kinds(self) -> dict[str, type]: ...
+
+
+def _registry() -> dict[str, Family]:
+    from sitegen.families.canonic import FAMILY as canonic
+
+    return {f.id: f for f in (canonic,)}
+
+
+FAMILIES: dict[str, Family] = _registry()

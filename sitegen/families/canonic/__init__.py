@@ -1,0 +1,33 @@
+"""Canonic Stage 1: six domains, two judges, seeded bootstrap intervals, a publication gate,
+rank bands, and no overall score anywhere (seeds 002 and 003)."""
+
+from __future__ import annotations
+
+from sitegen.families.canonic import compute as _compute
+from sitegen.families.canonic import models as _models
+from sitegen.families.canonic import pages as _pages
+from sitegen.families.canonic import store as _store
+from sitegen.families.canonic import validate as _validate
+
+
+class Canonic:
+    id = "canonic"
+    title = "Canonic Stage 1"
+
+    def load(self, root, loaded, limits):
+        return _validate.load_canonic(root, loaded, limits.max_file_bytes)
+
+    def store(self, db, inp) -> None:
+        _store.load(db, inp)
+
+    def compute(self, db, inp):
+        return _compute.compute(db, inp)
+
+    def outputs(self, results):
+        return _pages.outputs(results)
+
+    def artifact_kinds(self):
+        return _models.ARTIFACT_KINDS
+
+
+FAMILY = Canonic()

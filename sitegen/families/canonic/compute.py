@@ -1,0 +1,177 @@
+"""Every number Canonic publishes, computed from the stored records.
+
+Counting happens in SQL (store.py); means, intervals and bands are numpy (sitegen.stats),
+because the method page promises that a reader can reproduce them with numpy alone.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from sitegen import stats
+from sitegen.families.canonic import store as cstore
+from sitegen.families.canonic.validate import CanonicInput, weighted_score
+
+GATE_NUMERATOR, GATE_DENOMINATOR = 4, 5  # a row publishes when counted / total >= 4/5 (80%)
+PARALLEL_ROWS = 400  # below this many rows a process pool costs more than it saves
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    model: str
+    name: str
+    family: str
+    self_family: bool
+    total: int
+    attempted: int
+    counted: int
+    published: bool
+    reason: str | None = None
+    score: float | None = None
+    low: float | None = None
+    high: float | None = None
+    band: int | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    domain: str
+    name: str
+    rows: list[BoardRow]  # published rows by band, alphabetical within a band; then withheld rows
+
+    @property
+    def published(self) -> list[BoardRow]:
+        return [r for r in self.rows if r.published]
+
+    @property
+    def withheld(self) -> list[BoardRow]:
+        return [r for r in self.rows if not r.published]
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    model: str
+    model_name: str
+    task: str
+    domain: str
+    judges: list[dict]  # per judge: id, name, terms [(dimension, weight, anchor, product)], score
+    task_score: float
+    row: BoardRow
+    seed_text: str
+
+
+@dataclass(frozen=True)
+class CanonicResults:
+    input: CanonicInput
+    boards: list[Board]
+    cells_total: int
+    cells_counted: int
+    rows_total: int
+    rows_published: int
+    exclusions: list[tuple[str, str, int]] = field(default_factory=list)
+    example: WorkedExample | None = None
+
+    @property
+    def sweep(self):
+        return self.input.sweep
+
+
+def gate(total: int, attempted: int, counted: int) -> str | None:
+    """None when the row publishes, else the reason it is withheld."""
+    if attempted < total:
+        return f"{total - attempted} of {total} tasks not attempted; every task must be attempted"
+    if counted * GATE_DENOMINATOR < total * GATE_NUMERATOR:
+        return f"only {counted} of {total} tasks counted ({100 * counted / total:.0f}%); the gate needs 80%"
+    return None
+
+
+def _bootstrap_chunk(jobs: list[tuple[np.ndarray, int]]) -> list[tuple[float, float]]:
+    return [stats.percentile_bootstrap(scores, seed) for scores, seed in jobs]
+
+
+def _bootstrap_all(jobs: list[tuple[np.ndarray, int]]) -> list[tuple[float, float]]:
+    workers = min(os.cpu_count() or 1, 4)
+    if len(jobs) < PARALLEL_ROWS or workers < 2:
+        return _bootstrap_chunk(jobs)
+    size = -(-len(jobs) // workers)
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return [iv for part in pool.map(_bootstrap_chunk, chunks) for iv in part]
+
+
+def compute(db, inp: CanonicInput) -> CanonicResults:
+    s = inp.sweep
+    models = {m.id: m for m in s.models}
+    judge_families = {j.family for j in s.judges}
+    scores: dict[tuple[str, str], list[float]] = {}
+    for model, domain, _task, score in cstore.counted_scores(db):
+        scores.setdefault((model, domain), []).append(score)
+
+    grid = cstore.grid(db)
+    pending, jobs = [], []
+    for model, domain, total, attempted, counted in grid:
+        reason = gate(total, attempted, counted)
+        if reason is None:
+            arr = np.array(scores[(model, domain)], dtype=np.float64)
+            seed = stats.derive_seed(s.sweep.id, model, domain)
+            jobs.append((arr, seed))
+            pending.append((model, domain, total, attempted, counted, None, float(arr.mean()), seed))
+        else:
+            pending.append((model, domain, total, attempted, counted, reason, None, None))
+    intervals = iter(_bootstrap_all(jobs))
+
+    by_domain: dict[str, list[BoardRow]] = {d.id: [] for d in s.domains}
+    for model, domain, total, attempted, counted, reason, score, seed in pending:
+        m = models[model]
+        low = high = None
+        if reason is None:
+            low, high = next(intervals)
+        by_domain[domain].append(BoardRow(
+            model=model, name=m.name, family=m.family, self_family=m.family in judge_families,
+            total=total, attempted=attempted, counted=counted, published=reason is None,
+            reason=reason, score=score, low=low, high=high, seed=seed))
+
+    boards = []
+    for d in s.domains:
+        rows = by_domain[d.id]
+        bands = stats.rank_bands([stats.Interval(r.model, r.low, r.high) for r in rows if r.published])
+        published = sorted(
+            (replace(r, band=bands[r.model]) for r in rows if r.published),
+            key=lambda r: (r.band, r.name.casefold(), r.model))
+        withheld = sorted((r for r in rows if not r.published), key=lambda r: (r.name.casefold(), r.model))
+        boards.append(Board(d.id, d.name, published + withheld))
+
+    total, counted = cstore.cell_totals(db)
+    rows_total = sum(len(b.rows) for b in boards)
+    rows_published = sum(len(b.published) for b in boards)
+    return CanonicResults(
+        input=inp, boards=boards, cells_total=total, cells_counted=counted,
+        rows_total=rows_total, rows_published=rows_published,
+        exclusions=cstore.exclusions_by_reason(db), example=_worked_example(db, inp, boards))
+
+
+def _worked_example(db, inp: CanonicInput, boards: list[Board]) -> WorkedExample | None:
+    found = cstore.first_counted_cell(db)
+    if found is None:
+        return None
+    model, task, domain = found
+    s = inp.sweep
+    cell = next(c for c in inp.cells if c.model == model and c.task == task)
+    rubric = next(d.rubric for d in s.domains if d.id == domain)
+    judge_names = {j.id: j.name for j in s.judges}
+    judges = []
+    for j in cell.judgments:
+        if j.prompt != "standard" or j.outcome != "score":
+            continue
+        terms = [(d.id, d.weight, j.anchors[d.id], 100.0 * d.weight * j.anchors[d.id]) for d in rubric.dimensions]
+        judges.append({"id": j.judge, "name": judge_names[j.judge], "terms": terms, "score": weighted_score(rubric, j.anchors)})
+    row = next(r for b in boards if b.domain == domain for r in b.rows if r.model == model)
+    return WorkedExample(
+        model=model, model_name=next(m.name for m in s.models if m.id == model), task=task, domain=domain,
+        judges=judges, task_score=float(np.mean([j["score"] for j in judges])), row=row,
+        seed_text=f"{s.sweep.id}|{model}|{domain}")

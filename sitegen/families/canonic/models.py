@@ -1,0 +1,179 @@
+"""The Canonic Stage 1 artifact contract (seeds 002 and 003), as pydantic models.
+
+Two files make the artifact, both under data/canonic/:
+
+- sweep.json   the frozen design: sweep identity, pins, shows, domains with rubrics, tasks.
+- cells.jsonl  one line per (model, task): the generation record and every judge record.
+
+The models check the shape of one document. Rules that need two documents (a cell naming a
+task the sweep does not have, anchors for the rubric's dimensions) live in validate.py.
+Strict everywhere: no coercion from strings, no NaN or infinity, no unknown keys.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+ANCHOR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
+WEIGHT_TOLERANCE = 1e-9
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
+
+
+class Sweep(Strict):
+    id: Slug
+    date: IsoDate
+    frozen_at: IsoTime
+
+
+class Pin(Strict):
+    """A model or judge, pinned to an exact provider slug. `family` is the house that trained it."""
+
+    id: Slug
+    name: Name
+    family: Slug
+
+
+class GenerationConfig(Strict):
+    temperature: float = Field(ge=0, le=2)
+    max_tokens: int = Field(gt=0, le=1_000_000)
+    retries: Literal[1]
+
+
+class Show(Strict):
+    id: Slug
+    name: Name
+    format: Literal["single-camera mockumentary", "multi-camera ensemble"]
+
+
+class Anchor(Strict):
+    value: float
+    descriptor: Text
+
+
+class Dimension(Strict):
+    id: Slug
+    question: Text
+    scope: Literal["portable", "show-conditioned"] = "portable"
+    weight: float = Field(gt=0, le=1)
+    anchors: list[Anchor]
+
+    @field_validator("anchors")
+    @classmethod
+    def _five_anchors(cls, anchors: list[Anchor]) -> list[Anchor]:
+        values = tuple(a.value for a in anchors)
+        if values != ANCHOR_VALUES:
+            raise ValueError(f"five anchors at 0, 0.25, 0.5, 0.75, 1.0 in that order, got {list(values)}")
+        return anchors
+
+
+class Rubric(Strict):
+    version: Slug
+    dimensions: list[Dimension] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _weights_sum_to_one(self) -> "Rubric":
+        total = sum(d.weight for d in self.dimensions)
+        if abs(total - 1.0) > WEIGHT_TOLERANCE:
+            raise ValueError(f"dimension weights summing to 1, got {total:.12g}")
+        ids = [d.id for d in self.dimensions]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"unique dimension ids, got {ids}")
+        return self
+
+
+class Domain(Strict):
+    id: Slug
+    name: Name
+    rubric: Rubric
+
+
+class Task(Strict):
+    id: Slug
+    domain: Slug
+    premise_origin: Literal["novel", "canonical-anchored"]
+    show: Slug | None = None
+
+
+class SweepFile(Strict):
+    """data/canonic/sweep.json"""
+
+    schema_: Literal["canonic.sweep/1"] = Field(alias="schema")
+    synthetic: bool
+    sweep: Sweep
+    task_set_fingerprint: Hex32
+    generation: GenerationConfig
+    judges: list[Pin] = Field(min_length=2, max_length=2)
+    models: list[Pin] = Field(min_length=1)
+    shows: list[Show]
+    domains: list[Domain] = Field(min_length=1)
+    tasks: list[Task] = Field(min_length=1)
+
+    model_config = ConfigDict(populate_by_name=False)
+
+
+class Generation(Strict):
+    """The one output per (model, task). Empty, filtered or truncated output gets one retry."""
+
+    status: Literal["ok", "failed"]
+    attempts: int = Field(ge=1, le=2)
+    failure_reason: Literal["empty", "filtered", "truncated"] | None = None
+
+    @model_validator(mode="after")
+    def _failure_shape(self) -> "Generation":
+        if self.status == "failed":
+            if self.attempts != 2:
+                raise ValueError("a failed generation to record 2 attempts (the output and its one retry)")
+            if self.failure_reason is None:
+                raise ValueError("a failed generation to carry its failure_reason")
+        elif self.failure_reason is not None:
+            raise ValueError("no failure_reason on a generation with status ok")
+        return self
+
+
+class Judgment(Strict):
+    """One judge call. The judge picks anchors; the number is computed, never supplied by the judge."""
+
+    judge: Slug
+    prompt: Literal["standard", "reframe"]
+    outcome: Literal["score", "refusal", "error"]
+    anchors: dict[Slug, float] | None = None
+    rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
+    weighted_score: float | None = Field(default=None, ge=0, le=100)
+
+    @model_validator(mode="after")
+    def _outcome_shape(self) -> "Judgment":
+        if self.outcome == "score":
+            if not self.anchors:
+                raise ValueError("anchors for every rubric dimension when the outcome is score")
+        else:
+            if self.anchors is not None or self.weighted_score is not None:
+                raise ValueError(f"no anchors and no weighted_score when the outcome is {self.outcome}")
+        return self
+
+
+class Cell(Strict):
+    """data/canonic/cells.jsonl, one line: a (model, task) cell."""
+
+    model: Slug
+    task: Slug
+    generation: Generation
+    judgments: list[Judgment]
+
+
+ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
+    "canonic.sweep": SweepFile,
+    "canonic.cell": Cell,
+}

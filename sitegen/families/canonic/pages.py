@@ -1,0 +1,106 @@
+"""What Canonic publishes: its pages, its downloads, Figure 1 and the method-page fragments.
+
+Every table handed to the writer is a per-domain or per-cell table: there is no column,
+sort or download that combines domains into one number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families.canonic.compute import CanonicResults
+from sitegen.families.canonic.figure import draw_figure_1
+from sitegen.families.canonic.store import REASONS
+from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+
+BOARD_COLUMNS = [
+    "domain", "band", "model", "model_name", "status", "score", "ci_low", "ci_high",
+    "counted", "attempted", "total", "self_family", "withheld_reason", "bootstrap_seed",
+]
+
+
+def row_anchor(model: str) -> str:
+    return "row-" + re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")
+
+
+def _board_table(res: CanonicResults, board, sources) -> Table:
+    rows = [
+        (board.domain, r.band, r.model, r.name, "published" if r.published else "EXCLUDED", r.score, r.low, r.high,
+         r.counted, r.attempted, r.total, r.self_family, r.reason, r.seed)
+        for r in board.rows
+    ]
+    return Table(f"canonic/{board.domain}/board", f"Canonic Stage 1, {board.name}: board", BOARD_COLUMNS, rows, sources)
+
+
+def outputs(res: CanonicResults) -> Outputs:
+    s = res.sweep
+    inp = res.input
+    sources = {SWEEP_FILE: inp.sweep_file.sha256, CELLS_FILE: inp.cells_file.sha256}
+    synthetic = s.synthetic
+    domains = {d.id: d for d in s.domains}
+    tasks_per_domain = Counter(t.domain for t in s.tasks)
+
+    exclusions: dict[str, dict[str, int]] = {d.id: {} for d in s.domains}
+    for domain, status, n in res.exclusions:
+        exclusions[domain][status] = n
+    exclusion_rows = [
+        (d.id, d.name, exclusions[d.id].get("counted", 0), *(exclusions[d.id].get(r, 0) for r in REASONS))
+        for d in s.domains
+    ]
+    by_reason = {r: sum(exclusions[d][r] for d in exclusions if r in exclusions[d]) for r in REASONS}
+
+    figure_data = [
+        {"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "band": r.band, "synthetic": synthetic}
+        for b in res.boards for r in b.published
+    ]
+    withheld = [(b.name, r) for b in res.boards for r in b.withheld]
+    alt_text = _figure_alt(res)
+    figure = Figure("canonic/figure-1", figure_data, draw_figure_1, alt_text, sources)
+
+    common = {
+        "sweep": s, "res": res, "sources": sources, "synthetic": synthetic,
+        "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256,
+    }
+    tables = [_board_table(res, b, sources) for b in res.boards]
+    tables.append(Table("canonic/exclusions", "Canonic Stage 1: cells counted and excluded, by domain and reason",
+                        ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources))
+
+    pages = [Page("canonic/index.html", "canonic/home.html", "Canonic Stage 1", {
+        **common, "figure": figure, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
+        "exclusion_rows": exclusion_rows, "reasons": REASONS, "by_reason": by_reason,
+    })]
+    for b in res.boards:
+        pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", f"{b.name}: Canonic Stage 1 board", {
+            **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain],
+            "row_anchor": row_anchor, "figure": figure,
+        }))
+
+    fragments = {
+        "canonic.identifiers": ("canonic/_identifiers.html", common),
+        "canonic.rubrics": ("canonic/_rubrics.html", {**common, "domains": s.domains}),
+        "canonic.worked-example": ("canonic/_worked_example.html", {**common, "ex": res.example, "domains": domains}),
+        "canonic.pins": ("canonic/_pins.html", common),
+    }
+    summary = {
+        "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
+        "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
+    }
+    return Outputs(pages=pages, tables=tables, figures=[figure], fragments=fragments, summary=summary)
+
+
+def _figure_alt(res: CanonicResults) -> str:
+    parts = []
+    for b in res.boards:
+        pub = b.published
+        top = [r.name for r in pub if r.band == 1]
+        line = f"{b.name}: {len(pub)} rows published"
+        if pub:
+            hi = max(pub, key=lambda r: r.score)
+            lo = min(pub, key=lambda r: r.score)
+            line += f", scores from {lo.score:.1f} to {hi.score:.1f}; top band: {', '.join(top)}"
+        if b.withheld:
+            line += f"; withheld: {', '.join(r.name for r in b.withheld)}"
+        parts.append(line + ".")
+    return "Score and 95% interval of every published model-domain row, one panel per domain. " + " ".join(parts)

@@ -1,0 +1,133 @@
+"""Canonic tables and every SQL statement the family runs.
+
+Tables (one row each):
+  models(id, name, family, self_family, ord)   domains(id, name, ord)
+  tasks(id, domain, show, origin)              cells(model, task, gen_status, gen_reason)
+  judgments(model, task, judge, seq, prompt, outcome, weighted)
+
+Views:
+  cell_status  one row per cell: its status ('counted' or the exclusion reason) and task score
+  md_rows      one row per (model, domain) of the full grid: attempted, counted, total
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from sitegen import store
+from sitegen.families.canonic.validate import CanonicInput
+
+# The exclusion reasons, in the order the counting rule tests them. The first that applies wins.
+REASONS = ("generation failure", "reframe", "single judge", "refusal", "error")
+
+_STATUS_SQL = """
+CREATE VIEW cell_status AS
+WITH j AS (
+  SELECT model, task,
+    count(*) FILTER (WHERE prompt = 'standard' AND outcome = 'score')   AS std_scores,
+    count(*) FILTER (WHERE prompt = 'standard' AND outcome = 'refusal') AS std_refusals,
+    count(*) FILTER (WHERE prompt = 'reframe'  AND outcome = 'score')   AS reframe_scores,
+    avg(weighted) FILTER (WHERE prompt = 'standard' AND outcome = 'score') AS mean_std
+  FROM judgments GROUP BY model, task
+)
+SELECT c.model, c.task, t.domain, t.show, t.origin,
+  CASE
+    WHEN c.gen_status = 'failed'   THEN 'generation failure'
+    WHEN j.std_scores = 2          THEN 'counted'
+    WHEN j.reframe_scores > 0      THEN 'reframe'
+    WHEN j.std_scores = 1          THEN 'single judge'
+    WHEN j.std_refusals > 0        THEN 'refusal'
+    ELSE 'error'
+  END AS status,
+  CASE WHEN c.gen_status = 'ok' AND j.std_scores = 2 THEN j.mean_std END AS task_score
+FROM cells c JOIN tasks t ON t.id = c.task LEFT JOIN j USING (model, task)
+"""
+
+_ROWS_SQL = """
+CREATE VIEW md_rows AS
+SELECT m.id AS model, d.id AS domain,
+  (SELECT count(*) FROM tasks t WHERE t.domain = d.id) AS total,
+  count(s.task) AS attempted,
+  count(s.task) FILTER (WHERE s.status = 'counted') AS counted
+FROM models m CROSS JOIN domains d
+LEFT JOIN cell_status s ON s.model = m.id AND s.domain = d.id
+GROUP BY m.id, d.id
+"""
+
+
+def load(db, inp: CanonicInput) -> None:
+    s = inp.sweep
+    judge_families = {j.family for j in s.judges}
+    store.load_columns(db, "models", {
+        "id": [m.id for m in s.models], "name": [m.name for m in s.models], "family": [m.family for m in s.models],
+        "self_family": [m.family in judge_families for m in s.models], "ord": list(range(len(s.models))),
+    }, {"id": pa.string(), "name": pa.string(), "family": pa.string(), "self_family": pa.bool_(), "ord": pa.int32()})
+    store.load_columns(db, "domains", {
+        "id": [d.id for d in s.domains], "name": [d.name for d in s.domains], "ord": list(range(len(s.domains))),
+    }, {"id": pa.string(), "name": pa.string(), "ord": pa.int32()})
+    store.load_columns(db, "tasks", {
+        "id": [t.id for t in s.tasks], "domain": [t.domain for t in s.tasks],
+        "show": [t.show for t in s.tasks], "origin": [t.premise_origin for t in s.tasks],
+    }, {"id": pa.string(), "domain": pa.string(), "show": pa.string(), "origin": pa.string()})
+
+    c_model, c_task, c_status, c_reason = [], [], [], []
+    j_model, j_task, j_judge, j_seq, j_prompt, j_outcome, j_weighted = [], [], [], [], [], [], []
+    for cell, weighted in zip(inp.cells, inp.weighted):
+        c_model.append(cell.model)
+        c_task.append(cell.task)
+        c_status.append(cell.generation.status)
+        c_reason.append(cell.generation.failure_reason)
+        for seq, (j, w) in enumerate(zip(cell.judgments, weighted)):
+            j_model.append(cell.model)
+            j_task.append(cell.task)
+            j_judge.append(j.judge)
+            j_seq.append(seq)
+            j_prompt.append(j.prompt)
+            j_outcome.append(j.outcome)
+            j_weighted.append(w)
+    store.load_columns(db, "cells", {"model": c_model, "task": c_task, "gen_status": c_status, "gen_reason": c_reason},
+                       {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string()})
+    store.load_columns(db, "judgments", {
+        "model": j_model, "task": j_task, "judge": j_judge, "seq": j_seq,
+        "prompt": j_prompt, "outcome": j_outcome, "weighted": j_weighted,
+    }, {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+        "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64()})
+    store.execute(db, _STATUS_SQL)
+    store.execute(db, _ROWS_SQL)
+
+
+def grid(db) -> list[tuple]:
+    """(model, domain, total, attempted, counted) for every model x domain, in roster x domain order."""
+    return store.rows(db, """
+        SELECT r.model, r.domain, r.total, r.attempted, r.counted
+        FROM md_rows r JOIN models m ON m.id = r.model JOIN domains d ON d.id = r.domain
+        ORDER BY d.ord, m.ord""")
+
+
+def counted_scores(db) -> list[tuple]:
+    """(model, domain, task, task_score) of every counted cell, ordered for the bootstrap."""
+    return store.rows(db, """
+        SELECT model, domain, task, task_score FROM cell_status
+        WHERE status = 'counted' ORDER BY model, domain, task""")
+
+
+def cell_totals(db) -> tuple[int, int]:
+    (total, counted), = store.rows(db, """
+        SELECT count(*), count(*) FILTER (WHERE status = 'counted') FROM cell_status ORDER BY 1""")
+    return total, counted
+
+
+def exclusions_by_reason(db) -> list[tuple]:
+    """(domain, status, cells) for every domain and status present."""
+    return store.rows(db, """
+        SELECT s.domain, s.status, count(*) FROM cell_status s JOIN domains d ON d.id = s.domain
+        GROUP BY s.domain, d.ord, s.status ORDER BY d.ord, s.status""")
+
+
+def first_counted_cell(db) -> tuple | None:
+    """The worked example: the first counted cell, in roster, domain and task order."""
+    found = store.rows(db, """
+        SELECT s.model, s.task, s.domain FROM cell_status s
+        JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
+        WHERE s.status = 'counted' ORDER BY m.ord, d.ord, s.task LIMIT 1""")
+    return found[0] if found else None

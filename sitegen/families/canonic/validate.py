@@ -1,0 +1,214 @@
+"""Canonic intake: read the two artifact files, check every rule, collect every problem.
+
+Order of checks, each on what the previous one let through:
+1. bytes -> JSON (duplicate keys, NaN, invalid UTF-8 rejected in sitegen.load);
+2. the no-overall-score rule on the raw JSON, at any depth, before the models see it
+   (so the message says *why* the key is refused, not merely that it is unknown);
+3. pydantic shape (models.py);
+4. rules across documents: references, one judgment per judge, anchors per rubric, the
+   task-set fingerprint and every stated weighted score recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from sitegen.aggregate import find_aggregate_keys
+from sitegen.contract import validate_many, validate_one
+from sitegen.errors import Problem, short_repr
+from sitegen.load import JsonRecord, Loaded, SourceFile, json_path, read_json, read_jsonl
+from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, SweepFile
+
+SWEEP_FILE = "data/canonic/sweep.json"
+CELLS_FILE = "data/canonic/cells.jsonl"
+STATED_SCORE_TOLERANCE = 1e-6  # on the 0-100 scale: far below display precision, far above float noise
+
+_CELLS = TypeAdapter(list[Cell])
+
+
+@dataclass(frozen=True)
+class CanonicInput:
+    """The validated artifact, ready for the store."""
+
+    sweep: SweepFile
+    cells: list[Cell]
+    weighted: list[list[float | None]]  # per cell, per judgment: the computed 0-100 score
+    sweep_file: SourceFile
+    cells_file: SourceFile
+
+
+def task_set_fingerprint(tasks) -> str:
+    """The task set's fingerprint: the first 32 hex digits of the SHA-256 of its canonical JSON
+    (tasks sorted by id, keys sorted, no whitespace, UTF-8). Any edit to any task changes it."""
+    canon = sorted((t.model_dump(mode="json") for t in tasks), key=lambda t: t["id"])
+    data = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def weighted_score(rubric, anchors: dict[str, float]) -> float:
+    """sum(weight x anchor) over the rubric's dimensions in rubric order, on 0-100."""
+    return 100.0 * sum(d.weight * anchors[d.id] for d in rubric.dimensions)
+
+
+def _aggregate_problems(rec: JsonRecord, root_loc: tuple = ()) -> list[Problem]:
+    return [
+        Problem(rec.source, rec.line, json_path(loc), "no cross-domain aggregate field (Canonic publishes no overall score)", f"key {short_repr(loc[-1])}")
+        for loc in find_aggregate_keys(rec.value, root_loc)
+    ]
+
+
+def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | None:
+    problems = loaded.problems
+    sweep_path, cells_path = root / SWEEP_FILE, root / CELLS_FILE
+    for p, rel in ((sweep_path, SWEEP_FILE), (cells_path, CELLS_FILE)):
+        if not p.is_file():
+            problems.append(Problem(rel, None, "", "this file (the Canonic family is enabled)", "no such file"))
+    if not (sweep_path.is_file() and cells_path.is_file()):
+        return None
+
+    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, max_bytes)
+    cells_src, cell_recs = read_jsonl(root, cells_path, loaded, max_bytes)
+
+    sweep = None
+    if sweep_rec is not None:
+        agg = _aggregate_problems(sweep_rec)
+        problems.extend(agg)
+        if not agg:
+            sweep, errs = validate_one(SweepFile, sweep_rec.value, SWEEP_FILE, None)
+            problems.extend(errs)
+    clean = []
+    for rec in cell_recs:
+        agg = _aggregate_problems(rec)
+        problems.extend(agg)
+        if not agg:
+            clean.append(rec)
+    cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
+    problems.extend(errs)
+    lines = [r.line for r in clean if r.line not in {e.line for e in errs}]
+
+    if sweep is None:
+        return None
+    problems.extend(_check_sweep(sweep))
+    weighted, cell_problems = _check_cells(sweep, cells, lines)
+    problems.extend(cell_problems)
+    if problems:
+        return None
+    return CanonicInput(sweep, cells, weighted, sweep_src, cells_src)
+
+
+def _dupes(items) -> list:
+    seen, out = set(), []
+    for x in items:
+        if x in seen:
+            out.append(x)
+        seen.add(x)
+    return out
+
+
+def _check_sweep(s: SweepFile) -> list[Problem]:
+    f = SWEEP_FILE
+    out: list[Problem] = []
+    j1, j2 = s.judges
+    if j1.family == j2.family:
+        out.append(Problem(f, None, "$.judges[1].family", f"a judge from a different family than {j1.id} ({j1.family})", short_repr(j2.family)))
+    for name, items in (("judges", s.judges), ("models", s.models), ("shows", s.shows), ("domains", s.domains), ("tasks", s.tasks)):
+        for d in _dupes(x.id for x in items):
+            out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
+    judge_ids = {j.id for j in s.judges}
+    for i, m in enumerate(s.models):
+        if m.id in judge_ids:
+            out.append(Problem(f, None, f"$.models[{i}].id", "a model that is not also a judge", short_repr(m.id)))
+    domains = {d.id: d for d in s.domains}
+    shows = {sh.id for sh in s.shows}
+    for i, t in enumerate(s.tasks):
+        dom = domains.get(t.domain)
+        if dom is None:
+            out.append(Problem(f, None, f"$.tasks[{i}].domain", f"one of the sweep's domains ({', '.join(sorted(domains))})", short_repr(t.domain)))
+            continue
+        show_conditioned = any(d.scope == "show-conditioned" for d in dom.rubric.dimensions)
+        if show_conditioned and t.show is None:
+            out.append(Problem(f, None, f"$.tasks[{i}].show", f"a show (the {dom.id} rubric is show-conditioned)", "null"))
+        elif not show_conditioned and t.show is not None:
+            out.append(Problem(f, None, f"$.tasks[{i}].show", f"null (the {dom.id} rubric has no show-conditioned dimension)", short_repr(t.show)))
+        elif t.show is not None and t.show not in shows:
+            out.append(Problem(f, None, f"$.tasks[{i}].show", "one of the sweep's shows", short_repr(t.show)))
+    used = {t.domain for t in s.tasks}
+    for i, d in enumerate(s.domains):
+        if d.id not in used:
+            out.append(Problem(f, None, f"$.domains[{i}]", "at least one task in every domain", f"no task in {d.id!r}"))
+    recomputed = task_set_fingerprint(s.tasks)
+    if recomputed != s.task_set_fingerprint:
+        out.append(Problem(f, None, "$.task_set_fingerprint", f"the fingerprint of the tasks as they are ({recomputed})", short_repr(s.task_set_fingerprint)))
+    return out
+
+
+def _check_cells(s: SweepFile, cells: list[Cell], lines: list[int]) -> tuple[list[list[float | None]], list[Problem]]:
+    f = CELLS_FILE
+    out: list[Problem] = []
+    models = {m.id for m in s.models}
+    judges = [j.id for j in s.judges]
+    tasks = {t.id: t for t in s.tasks}
+    rubrics = {d.id: d.rubric for d in s.domains}
+    seen: dict[tuple[str, str], int] = {}
+    weighted_all: list[list[float | None]] = []
+    for cell, line in zip(cells, lines):
+        weighted: list[float | None] = []
+        weighted_all.append(weighted)
+        if cell.model not in models:
+            out.append(Problem(f, line, "$.model", "a model pinned in sweep.json", short_repr(cell.model)))
+        task = tasks.get(cell.task)
+        if task is None:
+            out.append(Problem(f, line, "$.task", "a task of sweep.json", short_repr(cell.task)))
+        key = (cell.model, cell.task)
+        if key in seen:
+            out.append(Problem(f, line, "", f"one cell per (model, task) (first at line {seen[key]})", f"{cell.model} x {cell.task} again"))
+        seen.setdefault(key, line)
+        if cell.generation.status == "failed" and cell.judgments:
+            out.append(Problem(f, line, "$.judgments", "no judge records for a failed generation (it is never judged)", f"a list of {len(cell.judgments)}"))
+        standard: dict[str, str] = {}
+        reframed: set[str] = set()
+        for k, j in enumerate(cell.judgments):
+            w = None
+            if j.judge not in judges:
+                out.append(Problem(f, line, f"$.judgments[{k}].judge", f"one of the sweep's judges ({', '.join(judges)})", short_repr(j.judge)))
+            elif j.prompt == "standard":
+                if j.judge in standard:
+                    out.append(Problem(f, line, f"$.judgments[{k}]", f"one standard-prompt record per judge", f"a second one from {j.judge}"))
+                standard[j.judge] = j.outcome
+            else:
+                if standard.get(j.judge) != "refusal":
+                    out.append(Problem(f, line, f"$.judgments[{k}].prompt", "a reframe only after this judge's standard-prompt refusal (listed before it)", '"reframe"'))
+                if j.judge in reframed:
+                    out.append(Problem(f, line, f"$.judgments[{k}]", "at most one reframed retry per judge", f"a second one from {j.judge}"))
+                reframed.add(j.judge)
+            if j.outcome == "score" and task is not None:
+                rubric = rubrics[task.domain]
+                dims = [d.id for d in rubric.dimensions]
+                anchors = j.anchors or {}
+                ok = True
+                for d in dims:
+                    if d not in anchors:
+                        out.append(Problem(f, line, f"$.judgments[{k}].anchors.{d}", f"an anchor for the {task.domain} dimension {d!r}", "nothing"))
+                        ok = False
+                for d, v in anchors.items():
+                    if d not in dims:
+                        out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), f"a dimension of the {task.domain} rubric ({', '.join(dims)})", f"key {short_repr(d)}"))
+                        ok = False
+                    elif v not in ANCHOR_VALUES:
+                        out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
+                        ok = False
+                if ok:
+                    w = weighted_score(rubric, anchors)
+                    if j.weighted_score is not None and abs(j.weighted_score - w) > STATED_SCORE_TOLERANCE:
+                        out.append(Problem(f, line, f"$.judgments[{k}].weighted_score", f"{w:.6f}, the sum of weight x anchor recomputed from the anchors", short_repr(j.weighted_score)))
+            weighted.append(w)
+        if cell.generation.status == "ok":
+            for jid in judges:
+                if jid not in standard:
+                    out.append(Problem(f, line, "$.judgments", f"a standard-prompt record from judge {jid} (every valid output is judged twice)", "none"))
+    return weighted_all, out

@@ -1,0 +1,98 @@
+"""Writing the site: a staging directory beside the output, a writer that refuses to write
+one file twice, a manifest of every file's SHA-256, and a swap only when all went well.
+
+The output directory is never written in place. A build that fails at any point leaves the
+previous output exactly as it was; a staging directory left by a killed build is removed by
+the next one (its name says whose it is).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+from pathlib import Path, PurePosixPath
+
+import orjson
+
+from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
+from sitegen.errors import BuildError
+from sitegen.load import sha256_bytes
+
+STAGING_PREFIX = ".sitegen-staging-"
+RETIRED_PREFIX = ".sitegen-retired-"
+
+
+def json_bytes(value) -> bytes:
+    """Deterministic JSON: sorted keys, two-space indent, trailing newline."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+
+
+def csv_bytes(columns: list[str], rows: list[tuple]) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for row in rows:
+        w.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
+    return buf.getvalue().encode("utf-8")
+
+
+class Writer:
+    """Collects files for one build into a staging directory."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir.resolve()
+        parent = self.out_dir.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        for stale in parent.glob(f"{STAGING_PREFIX}{self.out_dir.name}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        for stale in parent.glob(f"{RETIRED_PREFIX}{self.out_dir.name}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        self.staging = parent / f"{STAGING_PREFIX}{self.out_dir.name}-{os.getpid()}"
+        self.staging.mkdir()
+        self.files: dict[str, str] = {}  # output path -> SHA-256
+
+    def write(self, rel: str, data: bytes) -> None:
+        p = PurePosixPath(rel)
+        if p.is_absolute() or ".." in p.parts or not rel:
+            raise BuildError(f"refusing to write outside the site: {rel!r}")
+        if rel in self.files:
+            raise BuildError(f"two outputs claim the same file: {rel}")
+        _check_no_aggregate(rel, data)
+        target = self.staging / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.files[rel] = sha256_bytes(data)
+
+    def write_text(self, rel: str, text: str) -> None:
+        self.write(rel, text.encode("utf-8"))
+
+    def commit(self) -> None:
+        """Swap the staging directory into place. Each rename is atomic; between them the old
+        output is still on disk under its retired name, and removed only after the swap."""
+        retired = None
+        if self.out_dir.exists():
+            retired = self.out_dir.parent / f"{RETIRED_PREFIX}{self.out_dir.name}-{os.getpid()}"
+            self.out_dir.rename(retired)
+        self.staging.rename(self.out_dir)
+        if retired is not None:
+            shutil.rmtree(retired)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _check_no_aggregate(rel: str, data: bytes) -> None:
+    """The last door of the no-overall-score rule: nothing written may carry such a field."""
+    if rel.endswith(".json"):
+        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(orjson.loads(data))]
+    elif rel.endswith(".csv"):
+        header = data.split(b"\n", 1)[0].decode("utf-8")
+        found = [col for col in header.split(",") if is_aggregate_key(col)]
+    elif rel.endswith((".html", ".svg", ".xml", ".txt")):
+        found = find_aggregate_fields_in_text(data.decode("utf-8"))
+    else:
+        found = []
+    if found:
+        raise BuildError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(map(str, found))}")

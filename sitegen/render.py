@@ -1,0 +1,111 @@
+"""Pages to HTML: jinja2 with autoescape and StrictUndefined; markdown through markdown-it-py
+with raw HTML off.
+
+Authored markdown is untrusted in the same way model output is: `js-default` escapes raw
+HTML and refuses javascript:/vbscript:/file:/data: links. Generated HTML reaches a page only
+as a family's fragment, placed by a `{{< name >}}` line.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from sitegen.errors import Problem
+from sitegen.load import MarkdownDoc
+
+SHORTCODE = re.compile(r"^\{\{<\s*([a-z0-9][a-z0-9._-]*)\s*>\}\}\s*$")
+
+
+def slugify(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "section"
+
+
+def _heading_ids(md: MarkdownIt) -> None:
+    """Give every heading an id from its text, so each section can be linked."""
+
+    def rule(state) -> None:
+        seen: dict[str, int] = {}
+        tokens = state.tokens
+        for i, tok in enumerate(tokens):
+            if tok.type == "heading_open" and i + 1 < len(tokens):
+                base = slugify(tokens[i + 1].content)
+                n = seen.get(base, 0)
+                seen[base] = n + 1
+                tok.attrSet("id", base if n == 0 else f"{base}-{n + 1}")
+
+    md.core.ruler.push("heading_ids", rule)
+
+
+def markdown_renderer() -> MarkdownIt:
+    md = MarkdownIt("js-default")
+    _heading_ids(md)
+    return md
+
+
+@dataclass
+class RenderedDoc:
+    html: Markup
+    problems: list[Problem]
+
+
+def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], Markup], known: list[str]) -> RenderedDoc:
+    """Markdown to HTML, with each `{{< name >}}` line replaced by that generated fragment."""
+    parts: list[str] = []
+    problems: list[Problem] = []
+    chunk: list[str] = []
+    for offset, line in enumerate(doc.body.split("\n")):
+        m = SHORTCODE.match(line)
+        if not m:
+            chunk.append(line)
+            continue
+        parts.append(md.render("\n".join(chunk)))
+        chunk = []
+        name = m.group(1)
+        if name in known:
+            parts.append(str(fragment(name)))
+        else:
+            names = ", ".join(known) or "none"
+            problems.append(Problem(doc.source.rel, doc.body_line + offset, "", f"a known shortcode ({names})", f"{{{{< {name} >}}}}"))
+    parts.append(md.render("\n".join(chunk)))
+    return RenderedDoc(Markup("".join(parts)), problems)
+
+
+def relative_url(target: str, from_page: str) -> str:
+    """A link from one output path to another that works under any base URL.
+    A target ending in '/' means that folder (its index.html); '' means this page."""
+    path, _, frag = target.partition("#")
+    rel = ""
+    if path:
+        rel = posixpath.relpath(path, posixpath.dirname(from_page) or ".")
+        if path.endswith("/"):
+            rel = "./" if rel == "." else rel + "/"
+    return rel + (f"#{frag}" if frag else "")
+
+
+def environment(templates_dir: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["fmt1"] = lambda x: "–" if x is None else f"{x:.1f}"
+    env.filters["fmt2"] = lambda x: "–" if x is None else f"{x:.2f}"
+    env.filters["thousands"] = lambda n: f"{n:,}"
+    env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
+    return env
+
+
+def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:
+    return env.get_template(template).render(**context, page_path=path, link=lambda t: relative_url(t, path))
