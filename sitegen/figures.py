@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
+from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
@@ -37,18 +39,26 @@ def render_svg(fig: Figure) -> str:
 
 
 def render_all(figures: list[Figure], cache_dir: Path | None) -> dict[str, str]:
-    """name -> SVG text for every figure, from the cache where possible."""
+    """name -> SVG text for every figure, from the cache where possible. Misses render in
+    worker processes: vl-convert serialises calls within one process."""
     out: dict[str, str] = {}
+    misses: list[tuple[Figure, Path | None]] = []
     for fig in figures:
-        key = figure_key(fig)
-        cached = cache_dir / f"{key}.svg" if cache_dir else None
+        cached = cache_dir / f"{figure_key(fig)}.svg" if cache_dir else None
         if cached is not None and cached.is_file():
             out[fig.name] = cached.read_text(encoding="utf-8")
-            continue
-        svg = render_svg(fig)
+        else:
+            misses.append((fig, cached))
+    workers = min(len(misses), os.cpu_count() or 1, 4)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            svgs = list(pool.map(render_svg, [fig for fig, _ in misses]))
+    else:
+        svgs = [render_svg(fig) for fig, _ in misses]
+    for (fig, cached), svg in zip(misses, svgs):
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(".tmp")
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(svg, encoding="utf-8")
             tmp.replace(cached)  # a killed build never leaves a half-written cache entry
         out[fig.name] = svg

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from sitegen.errors import Problem, short_repr
 
@@ -33,6 +33,7 @@ class JsonRecord:
     source: str
     line: int | None
     value: Any
+    screened: bool = False  # a key the reader was asked to screen for occurs somewhere in it
 
 
 @dataclass
@@ -75,25 +76,45 @@ class _DupDict(dict):
     dups: tuple[str, ...] = ()
 
 
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
-    d = _DupDict(pairs)
-    if len(d) != len(pairs):
-        seen: set[str] = set()
-        dups = []
-        for k, _ in pairs:
-            if k in seen:
-                dups.append(k)
-            seen.add(k)
-        d.dups = tuple(dups)
-        return d
-    return dict(pairs)
-
-
 def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+class _Decoder:
+    """One file's JSON decoder. Its object hook sees every key of every object, so it notes
+    duplicate keys and keys a family screens for (`screen(key) -> True`) while parsing: the
+    tree is walked to locate them only when one was seen, which keeps large files fast."""
+
+    def __init__(self, screen: Callable[[str], bool] | None):
+        self.screen = screen
+        self.known: set[str] = set()
+        self.flagged: set[str] = set()
+        self.dups = self.hits = 0
+        self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=_reject_constant)
+
+    def _hook(self, pairs: list[tuple[str, Any]]) -> dict:
+        d = dict(pairs)
+        if len(d) != len(pairs):
+            self.dups += 1
+            d = _DupDict(d)
+            seen: set[str] = set()
+            d.dups = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+        if self.screen is not None:
+            if not self.known.issuperset(d):
+                for k in d:
+                    if k not in self.known:
+                        self.known.add(k)
+                        if self.screen(k):
+                            self.flagged.add(k)
+            if self.flagged and not self.flagged.isdisjoint(d):
+                self.hits += 1
+        return d
+
+    def decode(self, text: str) -> tuple[Any, bool, bool]:
+        """(value, had duplicate keys, had a screened key)."""
+        self.dups = self.hits = 0
+        value = self._json.decode(text)
+        return value, self.dups > 0, self.hits > 0
 
 
 def json_path(loc: tuple | list) -> str:
@@ -121,19 +142,20 @@ def _find_dups(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
             yield from _find_dups(v, loc + (i,))
 
 
-def parse_json_text(text: str, rel: str, line: int | None) -> tuple[Any, list[Problem]]:
-    """Parse one JSON document. Returns (value or None, problems)."""
+def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | None = None) -> tuple[Any, list[Problem], bool]:
+    """Parse one JSON document. Returns (value or None, problems, whether a screened key occurs)."""
+    decoder = decoder or _Decoder(None)
     try:
-        value = _DECODER.decode(text)
+        value, had_dups, screened = decoder.decode(text)
     except ValueError as exc:  # json.JSONDecodeError is a ValueError; so is our NaN refusal
         detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
         pos = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        return None, [Problem(rel, line, "", "valid JSON", f"{detail}{pos}")]
+        return None, [Problem(rel, line, "", "valid JSON", f"{detail}{pos}")], False
     problems = [
         Problem(rel, line, json_path(loc), "each key once per object", f"key {short_repr(k)} repeated")
-        for loc, k in _find_dups(value)
+        for loc, k in (_find_dups(value) if had_dups else ())
     ]
-    return value, problems
+    return value, problems, screened
 
 
 def read_bytes(root: Path, path: Path, loaded: Loaded, max_bytes: int) -> tuple[SourceFile, bytes | None]:
@@ -157,39 +179,75 @@ def decode_utf8(data: bytes, rel: str, problems: list[Problem]) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-def read_json(root: Path, path: Path, loaded: Loaded, max_bytes: int) -> tuple[SourceFile, JsonRecord | None]:
+def read_json(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, JsonRecord | None]:
     src, data = read_bytes(root, path, loaded, max_bytes)
     if data is None:
         return src, None
     text = decode_utf8(data, src.rel, loaded.problems)
     if text is None:
         return src, None
-    value, problems = parse_json_text(text, src.rel, None)
+    value, problems, screened = parse_json_text(text, src.rel, None, _Decoder(screen))
     loaded.problems.extend(problems)
-    return src, (JsonRecord(src.rel, None, value) if value is not None and not problems else None)
+    return src, (JsonRecord(src.rel, None, value, screened) if value is not None and not problems else None)
 
 
-def read_jsonl(root: Path, path: Path, loaded: Loaded, max_bytes: int) -> tuple[SourceFile, list[JsonRecord]]:
-    """Every line a JSON document. A bad line is reported and skipped so the rest are checked too."""
-    src, data = read_bytes(root, path, loaded, max_bytes)
-    if data is None:
-        return src, []
-    text = decode_utf8(data, src.rel, loaded.problems)
-    if text is None:
-        return src, []
-    records = []
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last record; it does not start an empty one
-    for i, line in enumerate(lines, start=1):
-        if not line.strip():
-            loaded.problems.append(Problem(src.rel, i, "", "one JSON object per line", "an empty line"))
-            continue
-        value, problems = parse_json_text(line, src.rel, i)
-        loaded.problems.extend(problems)
-        if value is not None and not problems:
-            records.append(JsonRecord(src.rel, i, value))
-    return src, records
+class JsonlReader:
+    """Streams a JSONL file in chunks of records, so memory stays bounded by the chunk, not
+    the file. A bad line is reported and skipped so every other line is still checked.
+    `source` (path, SHA-256, size) is complete once the chunks are exhausted."""
+
+    def __init__(self, root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None):
+        self.root, self.path, self.loaded, self.max_bytes = root, path, loaded, max_bytes
+        self.decoder = _Decoder(screen)
+        self.rel = rel_path(root, path)
+        self.source: SourceFile | None = None
+
+    def chunks(self, size: int = 5000) -> Iterator[list[JsonRecord]]:
+        problems = self.loaded.problems
+        n_bytes = self.path.stat().st_size
+        if n_bytes > self.max_bytes:
+            with self.path.open("rb") as fh:
+                digest = hashlib.file_digest(fh, "sha256").hexdigest()
+            self._done(SourceFile(self.rel, digest, n_bytes))
+            problems.append(Problem(self.rel, None, "", f"a file of at most {self.max_bytes:,} bytes", f"{n_bytes:,} bytes"))
+            return
+        digest = hashlib.sha256()
+        batch: list[JsonRecord] = []
+        with self.path.open("rb") as fh:
+            for i, raw in enumerate(fh, start=1):
+                digest.update(raw)
+                line = raw.rstrip(b"\n")
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    problems.append(Problem(self.rel, i, "", "UTF-8 text", f"invalid byte 0x{line[exc.start]:02x} at column {exc.start + 1}"))
+                    continue
+                if i == 1:
+                    text = text.removeprefix("\ufeff")
+                if not text.strip():
+                    problems.append(Problem(self.rel, i, "", "one JSON object per line", "an empty line"))
+                    continue
+                value, found, screened = parse_json_text(text, self.rel, i, self.decoder)
+                problems.extend(found)
+                if value is not None and not found:
+                    batch.append(JsonRecord(self.rel, i, value, screened))
+                if len(batch) >= size:
+                    yield batch
+                    batch = []
+        if batch:
+            yield batch
+        self._done(SourceFile(self.rel, digest.hexdigest(), n_bytes))
+
+    def _done(self, src: SourceFile) -> None:
+        self.source = src
+        self.loaded.files.append(src)
+
+
+def read_jsonl(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, list[JsonRecord]]:
+    """Every line of a (small) JSONL file at once. Large artifacts use JsonlReader.chunks()."""
+    reader = JsonlReader(root, path, loaded, max_bytes, screen)
+    records = [r for chunk in reader.chunks() for r in chunk]
+    return reader.source, records
 
 
 _FRONT_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):\s*(.*)$")

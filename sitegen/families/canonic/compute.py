@@ -161,15 +161,16 @@ def _worked_example(db, inp: CanonicInput, boards: list[Board]) -> WorkedExample
         return None
     model, task, domain = found
     s = inp.sweep
-    cell = next(c for c in inp.cells if c.model == model and c.task == task)
     rubric = next(d.rubric for d in s.domains if d.id == domain)
     judge_names = {j.id: j.name for j in s.judges}
+    chosen: dict[str, dict[str, float]] = {}
+    for judge, dimension, anchor in cstore.cell_anchors(db, model, task):
+        chosen.setdefault(judge, {})[dimension] = anchor
     judges = []
-    for j in cell.judgments:
-        if j.prompt != "standard" or j.outcome != "score":
-            continue
-        terms = [(d.id, d.weight, j.anchors[d.id], 100.0 * d.weight * j.anchors[d.id]) for d in rubric.dimensions]
-        judges.append({"id": j.judge, "name": judge_names[j.judge], "terms": terms, "score": weighted_score(rubric, j.anchors)})
+    for judge in (j.id for j in s.judges):
+        anchors = chosen[judge]
+        terms = [(d.id, d.weight, anchors[d.id], 100.0 * d.weight * anchors[d.id]) for d in rubric.dimensions]
+        judges.append({"id": judge, "name": judge_names[judge], "terms": terms, "score": weighted_score(rubric, anchors)})
     row = next(r for b in boards if b.domain == domain for r in b.rows if r.model == model)
     return WorkedExample(
         model=model, model_name=next(m.name for m in s.models if m.id == model), task=task, domain=domain,

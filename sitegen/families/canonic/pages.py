@@ -11,7 +11,7 @@ from collections import Counter
 
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
-from sitegen.families.canonic.figure import draw_figure_1
+from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
 
@@ -51,13 +51,14 @@ def outputs(res: CanonicResults) -> Outputs:
     ]
     by_reason = {r: sum(exclusions[d][r] for d in exclusions if r in exclusions[d]) for r in REASONS}
 
-    figure_data = [
-        {"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "band": r.band, "synthetic": synthetic}
-        for b in res.boards for r in b.published
-    ]
+    figures = {
+        b.domain: Figure(
+            f"canonic/{b.domain}/figure",
+            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high} for r in b.published],
+            draw_domain_panel, _panel_alt(b), sources)
+        for b in res.boards
+    }
     withheld = [(b.name, r) for b in res.boards for r in b.withheld]
-    alt_text = _figure_alt(res)
-    figure = Figure("canonic/figure-1", figure_data, draw_figure_1, alt_text, sources)
 
     common = {
         "sweep": s, "res": res, "sources": sources, "synthetic": synthetic,
@@ -68,13 +69,13 @@ def outputs(res: CanonicResults) -> Outputs:
                         ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources))
 
     pages = [Page("canonic/index.html", "canonic/home.html", "Canonic Stage 1", {
-        **common, "figure": figure, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
+        **common, "figures": figures, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
         "exclusion_rows": exclusion_rows, "reasons": REASONS, "by_reason": by_reason,
     })]
     for b in res.boards:
         pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", f"{b.name}: Canonic Stage 1 board", {
             **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain],
-            "row_anchor": row_anchor, "figure": figure,
+            "row_anchor": row_anchor, "figure": figures[b.domain],
         }))
 
     fragments = {
@@ -87,20 +88,19 @@ def outputs(res: CanonicResults) -> Outputs:
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
         "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
     }
-    return Outputs(pages=pages, tables=tables, figures=[figure], fragments=fragments, summary=summary)
+    return Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary)
 
 
-def _figure_alt(res: CanonicResults) -> str:
-    parts = []
-    for b in res.boards:
-        pub = b.published
-        top = [r.name for r in pub if r.band == 1]
-        line = f"{b.name}: {len(pub)} rows published"
-        if pub:
-            hi = max(pub, key=lambda r: r.score)
-            lo = min(pub, key=lambda r: r.score)
-            line += f", scores from {lo.score:.1f} to {hi.score:.1f}; top band: {', '.join(top)}"
-        if b.withheld:
-            line += f"; withheld: {', '.join(r.name for r in b.withheld)}"
-        parts.append(line + ".")
-    return "Score and 95% interval of every published model-domain row, one panel per domain. " + " ".join(parts)
+def _panel_alt(board) -> str:
+    """The text alternative of one panel: what a sighted reader takes from it."""
+    pub = board.published
+    if not pub:
+        return f"{board.name}: no row published."
+    hi = max(pub, key=lambda r: (r.score, r.name))
+    lo = min(pub, key=lambda r: (r.score, r.name))
+    top = ", ".join(r.name for r in pub if r.band == 1)
+    text = (f"{board.name}: score and 95% interval of {len(pub)} published models, from {lo.name} "
+            f"at {lo.score:.1f} to {hi.name} at {hi.score:.1f}. Top band (tied): {top}.")
+    if board.withheld:
+        text += " Withheld, so not drawn: " + ", ".join(r.name for r in board.withheld) + "."
+    return text

@@ -4,6 +4,7 @@ Tables (one row each):
   models(id, name, family, self_family, ord)   domains(id, name, ord)
   tasks(id, domain, show, origin)              cells(model, task, gen_status, gen_reason)
   judgments(model, task, judge, seq, prompt, outcome, weighted)
+  anchors(model, task, judge, seq, dimension, anchor)   (scored judgments only)
 
 Views:
   cell_status  one row per cell: its status ('counted' or the exclusion reason) and task score
@@ -18,7 +19,7 @@ from sitegen import store
 from sitegen.families.canonic.validate import CanonicInput
 
 # The exclusion reasons, in the order the counting rule tests them. The first that applies wins.
-REASONS = ("generation failure", "reframe", "single judge", "refusal", "error")
+REASONS = ("generation failure", "reframe", "refusal", "single judge", "error")
 
 _STATUS_SQL = """
 CREATE VIEW cell_status AS
@@ -35,8 +36,8 @@ SELECT c.model, c.task, t.domain, t.show, t.origin,
     WHEN c.gen_status = 'failed'   THEN 'generation failure'
     WHEN j.std_scores = 2          THEN 'counted'
     WHEN j.reframe_scores > 0      THEN 'reframe'
-    WHEN j.std_scores = 1          THEN 'single judge'
     WHEN j.std_refusals > 0        THEN 'refusal'
+    WHEN j.std_scores = 1          THEN 'single judge'
     ELSE 'error'
   END AS status,
   CASE WHEN c.gen_status = 'ok' AND j.std_scores = 2 THEN j.mean_std END AS task_score
@@ -70,28 +71,15 @@ def load(db, inp: CanonicInput) -> None:
         "show": [t.show for t in s.tasks], "origin": [t.premise_origin for t in s.tasks],
     }, {"id": pa.string(), "domain": pa.string(), "show": pa.string(), "origin": pa.string()})
 
-    c_model, c_task, c_status, c_reason = [], [], [], []
-    j_model, j_task, j_judge, j_seq, j_prompt, j_outcome, j_weighted = [], [], [], [], [], [], []
-    for cell, weighted in zip(inp.cells, inp.weighted):
-        c_model.append(cell.model)
-        c_task.append(cell.task)
-        c_status.append(cell.generation.status)
-        c_reason.append(cell.generation.failure_reason)
-        for seq, (j, w) in enumerate(zip(cell.judgments, weighted)):
-            j_model.append(cell.model)
-            j_task.append(cell.task)
-            j_judge.append(j.judge)
-            j_seq.append(seq)
-            j_prompt.append(j.prompt)
-            j_outcome.append(j.outcome)
-            j_weighted.append(w)
-    store.load_columns(db, "cells", {"model": c_model, "task": c_task, "gen_status": c_status, "gen_reason": c_reason},
-                       {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string()})
-    store.load_columns(db, "judgments", {
-        "model": j_model, "task": j_task, "judge": j_judge, "seq": j_seq,
-        "prompt": j_prompt, "outcome": j_outcome, "weighted": j_weighted,
-    }, {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+    cols = inp.columns
+    store.load_columns(db, "cells", cols.cells, {
+        "model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string()})
+    store.load_columns(db, "judgments", cols.judgments, {
+        "model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
         "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64()})
+    store.load_columns(db, "anchors", cols.anchors, {
+        "model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+        "dimension": pa.string(), "anchor": pa.float64()})
     store.execute(db, _STATUS_SQL)
     store.execute(db, _ROWS_SQL)
 
@@ -131,3 +119,12 @@ def first_counted_cell(db) -> tuple | None:
         JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
         WHERE s.status = 'counted' ORDER BY m.ord, d.ord, s.task LIMIT 1""")
     return found[0] if found else None
+
+
+def cell_anchors(db, model: str, task: str) -> list[tuple]:
+    """(judge, dimension, anchor) of the standard-prompt scores of one cell."""
+    return store.rows(db, """
+        SELECT a.judge, a.dimension, a.anchor FROM anchors a
+        JOIN judgments j ON j.model = a.model AND j.task = a.task AND j.seq = a.seq
+        WHERE a.model = ? AND a.task = ? AND j.prompt = 'standard'
+        ORDER BY a.seq, a.dimension""", [model, task])

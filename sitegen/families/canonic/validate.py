@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from sitegen.aggregate import find_aggregate_keys
+from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
-from sitegen.load import JsonRecord, Loaded, SourceFile, json_path, read_json, read_jsonl
+from sitegen.load import JsonlReader, JsonRecord, Loaded, SourceFile, json_path, read_json
 from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
@@ -31,13 +32,26 @@ STATED_SCORE_TOLERANCE = 1e-6  # on the 0-100 scale: far below display precision
 _CELLS = TypeAdapter(list[Cell])
 
 
+CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call fast
+
+
+@dataclass
+class CellColumns:
+    """The validated cells as columns, the form the store takes. The parsed JSON and the
+    pydantic objects of a chunk are dropped once its columns are out, so a 100x artifact
+    costs its columns, not its object tree."""
+
+    cells: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "gen_status", "gen_reason")})
+    judgments: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "judge", "seq", "prompt", "outcome", "weighted")})
+    anchors: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "judge", "seq", "dimension", "anchor")})
+
+
 @dataclass(frozen=True)
 class CanonicInput:
     """The validated artifact, ready for the store."""
 
     sweep: SweepFile
-    cells: list[Cell]
-    weighted: list[list[float | None]]  # per cell, per judgment: the computed 0-100 score
+    columns: CellColumns
     sweep_file: SourceFile
     cells_file: SourceFile
 
@@ -56,6 +70,8 @@ def weighted_score(rubric, anchors: dict[str, float]) -> float:
 
 
 def _aggregate_problems(rec: JsonRecord, root_loc: tuple = ()) -> list[Problem]:
+    if not rec.screened:  # the reader saw no such key while parsing: nothing to locate
+        return []
     return [
         Problem(rec.source, rec.line, json_path(loc), "no cross-domain aggregate field (Canonic publishes no overall score)", f"key {short_repr(loc[-1])}")
         for loc in find_aggregate_keys(rec.value, root_loc)
@@ -71,9 +87,7 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
     if not (sweep_path.is_file() and cells_path.is_file()):
         return None
 
-    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, max_bytes)
-    cells_src, cell_recs = read_jsonl(root, cells_path, loaded, max_bytes)
-
+    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, max_bytes, is_aggregate_key)
     sweep = None
     if sweep_rec is not None:
         agg = _aggregate_problems(sweep_rec)
@@ -81,24 +95,31 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
         if not agg:
             sweep, errs = validate_one(SweepFile, sweep_rec.value, SWEEP_FILE, None)
             problems.extend(errs)
-    clean = []
-    for rec in cell_recs:
-        agg = _aggregate_problems(rec)
-        problems.extend(agg)
-        if not agg:
-            clean.append(rec)
-    cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
-    problems.extend(errs)
-    lines = [r.line for r in clean if r.line not in {e.line for e in errs}]
+    if sweep is not None:
+        problems.extend(_check_sweep(sweep))
 
-    if sweep is None:
+    # The cells are checked even when the sweep is broken (their shape still can be), so one
+    # run reports every problem in both files.
+    checker = _CellChecker(sweep) if sweep is not None else None
+    reader = JsonlReader(root, cells_path, loaded, max_bytes, is_aggregate_key)
+    for chunk in reader.chunks(CHUNK):
+        clean = []
+        for rec in chunk:
+            agg = _aggregate_problems(rec)
+            problems.extend(agg)
+            if not agg:
+                clean.append(rec)
+        cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
+        problems.extend(errs)
+        if checker is not None:
+            bad = {e.line for e in errs}
+            checker.check(cells, [r.line for r in clean if r.line not in bad])
+    if checker is None:
         return None
-    problems.extend(_check_sweep(sweep))
-    weighted, cell_problems = _check_cells(sweep, cells, lines)
-    problems.extend(cell_problems)
+    problems.extend(checker.problems)
     if problems:
         return None
-    return CanonicInput(sweep, cells, weighted, sweep_src, cells_src)
+    return CanonicInput(sweep, checker.columns, sweep_src, reader.source)
 
 
 def _dupes(items) -> list:
@@ -147,38 +168,50 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
     return out
 
 
-def _check_cells(s: SweepFile, cells: list[Cell], lines: list[int]) -> tuple[list[list[float | None]], list[Problem]]:
-    f = CELLS_FILE
-    out: list[Problem] = []
-    models = {m.id for m in s.models}
-    judges = [j.id for j in s.judges]
-    tasks = {t.id: t for t in s.tasks}
-    rubrics = {d.id: d.rubric for d in s.domains}
-    seen: dict[tuple[str, str], int] = {}
-    weighted_all: list[list[float | None]] = []
-    for cell, line in zip(cells, lines):
-        weighted: list[float | None] = []
-        weighted_all.append(weighted)
-        if cell.model not in models:
-            out.append(Problem(f, line, "$.model", "a model pinned in sweep.json", short_repr(cell.model)))
-        task = tasks.get(cell.task)
+class _CellChecker:
+    """The rules across cells and the sweep, applied chunk by chunk; collects the columns."""
+
+    def __init__(self, sweep: SweepFile):
+        self.models = {m.id for m in sweep.models}
+        self.judges = [j.id for j in sweep.judges]
+        self.tasks = {t.id: t for t in sweep.tasks}
+        self.rubrics = {d.id: d.rubric for d in sweep.domains}
+        self.seen: dict[tuple[str, str], int] = {}
+        self.problems: list[Problem] = []
+        self.columns = CellColumns()
+
+    def check(self, cells: list[Cell], lines: list[int]) -> None:
+        for cell, line in zip(cells, lines):
+            self._cell(cell, line)
+
+    def _cell(self, cell: Cell, line: int) -> None:
+        f, out = CELLS_FILE, self.problems
+        # Interned: 247,000 cells repeat a few hundred ids; one string object each.
+        model, task_id = sys.intern(cell.model), sys.intern(cell.task)
+        if model not in self.models:
+            out.append(Problem(f, line, "$.model", "a model pinned in sweep.json", short_repr(model)))
+        task = self.tasks.get(task_id)
         if task is None:
-            out.append(Problem(f, line, "$.task", "a task of sweep.json", short_repr(cell.task)))
-        key = (cell.model, cell.task)
-        if key in seen:
-            out.append(Problem(f, line, "", f"one cell per (model, task) (first at line {seen[key]})", f"{cell.model} x {cell.task} again"))
-        seen.setdefault(key, line)
+            out.append(Problem(f, line, "$.task", "a task of sweep.json", short_repr(task_id)))
+        key = (model, task_id)
+        if key in self.seen:
+            out.append(Problem(f, line, "", f"one cell per (model, task) (first at line {self.seen[key]})", f"{model} x {task_id} again"))
+        self.seen.setdefault(key, line)
         if cell.generation.status == "failed" and cell.judgments:
             out.append(Problem(f, line, "$.judgments", "no judge records for a failed generation (it is never judged)", f"a list of {len(cell.judgments)}"))
+        c = self.columns.cells
+        c["model"].append(model)
+        c["task"].append(task_id)
+        c["gen_status"].append(cell.generation.status)
+        c["gen_reason"].append(cell.generation.failure_reason)
         standard: dict[str, str] = {}
         reframed: set[str] = set()
         for k, j in enumerate(cell.judgments):
-            w = None
-            if j.judge not in judges:
-                out.append(Problem(f, line, f"$.judgments[{k}].judge", f"one of the sweep's judges ({', '.join(judges)})", short_repr(j.judge)))
+            if j.judge not in self.judges:
+                out.append(Problem(f, line, f"$.judgments[{k}].judge", f"one of the sweep's judges ({', '.join(self.judges)})", short_repr(j.judge)))
             elif j.prompt == "standard":
                 if j.judge in standard:
-                    out.append(Problem(f, line, f"$.judgments[{k}]", f"one standard-prompt record per judge", f"a second one from {j.judge}"))
+                    out.append(Problem(f, line, f"$.judgments[{k}]", "one standard-prompt record per judge", f"a second one from {j.judge}"))
                 standard[j.judge] = j.outcome
             else:
                 if standard.get(j.judge) != "refusal":
@@ -186,29 +219,45 @@ def _check_cells(s: SweepFile, cells: list[Cell], lines: list[int]) -> tuple[lis
                 if j.judge in reframed:
                     out.append(Problem(f, line, f"$.judgments[{k}]", "at most one reframed retry per judge", f"a second one from {j.judge}"))
                 reframed.add(j.judge)
-            if j.outcome == "score" and task is not None:
-                rubric = rubrics[task.domain]
-                dims = [d.id for d in rubric.dimensions]
-                anchors = j.anchors or {}
-                ok = True
-                for d in dims:
-                    if d not in anchors:
-                        out.append(Problem(f, line, f"$.judgments[{k}].anchors.{d}", f"an anchor for the {task.domain} dimension {d!r}", "nothing"))
-                        ok = False
-                for d, v in anchors.items():
-                    if d not in dims:
-                        out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), f"a dimension of the {task.domain} rubric ({', '.join(dims)})", f"key {short_repr(d)}"))
-                        ok = False
-                    elif v not in ANCHOR_VALUES:
-                        out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
-                        ok = False
-                if ok:
-                    w = weighted_score(rubric, anchors)
-                    if j.weighted_score is not None and abs(j.weighted_score - w) > STATED_SCORE_TOLERANCE:
-                        out.append(Problem(f, line, f"$.judgments[{k}].weighted_score", f"{w:.6f}, the sum of weight x anchor recomputed from the anchors", short_repr(j.weighted_score)))
-            weighted.append(w)
+            w = self._weighted(model, j, k, task, line) if j.outcome == "score" and task is not None else None
+            jc = self.columns.judgments
+            for name, value in (("model", model), ("task", task_id), ("judge", sys.intern(j.judge)), ("seq", k),
+                                ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w)):
+                jc[name].append(value)
         if cell.generation.status == "ok":
-            for jid in judges:
+            for jid in self.judges:
                 if jid not in standard:
                     out.append(Problem(f, line, "$.judgments", f"a standard-prompt record from judge {jid} (every valid output is judged twice)", "none"))
-    return weighted_all, out
+
+    def _weighted(self, model: str, j, k: int, task, line: int) -> float | None:
+        """The judge record's weighted score, recomputed; None (with problems) if its anchors are bad."""
+        f, out = CELLS_FILE, self.problems
+        rubric = self.rubrics[task.domain]
+        dims = [d.id for d in rubric.dimensions]
+        anchors = j.anchors or {}
+        ok = True
+        for d in dims:
+            if d not in anchors:
+                out.append(Problem(f, line, f"$.judgments[{k}].anchors.{d}", f"an anchor for the {task.domain} dimension {d!r}", "nothing"))
+                ok = False
+        for d, v in anchors.items():
+            if d not in dims:
+                out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), f"a dimension of the {task.domain} rubric ({', '.join(dims)})", f"key {short_repr(d)}"))
+                ok = False
+            elif v not in ANCHOR_VALUES:
+                out.append(Problem(f, line, json_path(("judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
+                ok = False
+        if not ok:
+            return None
+        w = weighted_score(rubric, anchors)
+        if j.weighted_score is not None and abs(j.weighted_score - w) > STATED_SCORE_TOLERANCE:
+            out.append(Problem(f, line, f"$.judgments[{k}].weighted_score", f"{w:.6f}, the sum of weight x anchor recomputed from the anchors", short_repr(j.weighted_score)))
+        a = self.columns.anchors
+        for d in dims:
+            a["model"].append(model)
+            a["task"].append(task.id)
+            a["judge"].append(j.judge)
+            a["seq"].append(k)
+            a["dimension"].append(d)
+            a["anchor"].append(float(anchors[d]))
+        return w
