@@ -94,6 +94,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         on_stage(name)
 
     root = config.root
+    publish.check_output_dir(Path(out_dir), root)
     stage("load")
     loaded, docs, inputs = _load(config)
     stage("validate")

@@ -191,52 +191,73 @@ def read_json(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Ca
     return src, (JsonRecord(src.rel, None, value, screened) if value is not None and not problems else None)
 
 
+@dataclass(frozen=True)
+class RawChunk:
+    """Consecutive lines of a JSONL file, as bytes: cheap to hand to a worker process."""
+
+    rel: str
+    first_line: int
+    lines: list[bytes]
+
+
+def parse_chunk(chunk: RawChunk, screen: Callable[[str], bool] | None = None) -> tuple[list[JsonRecord], list[Problem]]:
+    """Parse every line of a chunk. A bad line is reported and skipped so the rest are checked."""
+    decoder = _Decoder(screen)
+    records: list[JsonRecord] = []
+    problems: list[Problem] = []
+    for i, raw in enumerate(chunk.lines, start=chunk.first_line):
+        line = raw.rstrip(b"\n")
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(chunk.rel, i, "", "UTF-8 text", f"invalid byte 0x{line[exc.start]:02x} at column {exc.start + 1}"))
+            continue
+        if i == 1:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            problems.append(Problem(chunk.rel, i, "", "one JSON object per line", "an empty line"))
+            continue
+        value, found, screened = parse_json_text(text, chunk.rel, i, decoder)
+        problems.extend(found)
+        if value is not None and not found:
+            records.append(JsonRecord(chunk.rel, i, value, screened))
+    return records, problems
+
+
 class JsonlReader:
-    """Streams a JSONL file in chunks of records, so memory stays bounded by the chunk, not
-    the file. A bad line is reported and skipped so every other line is still checked.
-    `source` (path, SHA-256, size) is complete once the chunks are exhausted."""
+    """Streams a JSONL file in chunks of lines, so memory stays bounded by the chunk, not the
+    file. `source` (path, SHA-256, size) is complete once the chunks are exhausted."""
 
     def __init__(self, root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None):
-        self.root, self.path, self.loaded, self.max_bytes = root, path, loaded, max_bytes
-        self.decoder = _Decoder(screen)
+        self.path, self.loaded, self.max_bytes, self.screen = path, loaded, max_bytes, screen
         self.rel = rel_path(root, path)
         self.source: SourceFile | None = None
 
-    def chunks(self, size: int = 5000) -> Iterator[list[JsonRecord]]:
-        problems = self.loaded.problems
+    def raw_chunks(self, size: int = 5000) -> Iterator[RawChunk]:
         n_bytes = self.path.stat().st_size
         if n_bytes > self.max_bytes:
             with self.path.open("rb") as fh:
-                digest = hashlib.file_digest(fh, "sha256").hexdigest()
-            self._done(SourceFile(self.rel, digest, n_bytes))
-            problems.append(Problem(self.rel, None, "", f"a file of at most {self.max_bytes:,} bytes", f"{n_bytes:,} bytes"))
+                self._done(SourceFile(self.rel, hashlib.file_digest(fh, "sha256").hexdigest(), n_bytes))
+            self.loaded.problems.append(Problem(self.rel, None, "", f"a file of at most {self.max_bytes:,} bytes", f"{n_bytes:,} bytes"))
             return
         digest = hashlib.sha256()
-        batch: list[JsonRecord] = []
+        first, lines = 1, []
         with self.path.open("rb") as fh:
-            for i, raw in enumerate(fh, start=1):
+            for raw in fh:
                 digest.update(raw)
-                line = raw.rstrip(b"\n")
-                try:
-                    text = line.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    problems.append(Problem(self.rel, i, "", "UTF-8 text", f"invalid byte 0x{line[exc.start]:02x} at column {exc.start + 1}"))
-                    continue
-                if i == 1:
-                    text = text.removeprefix("\ufeff")
-                if not text.strip():
-                    problems.append(Problem(self.rel, i, "", "one JSON object per line", "an empty line"))
-                    continue
-                value, found, screened = parse_json_text(text, self.rel, i, self.decoder)
-                problems.extend(found)
-                if value is not None and not found:
-                    batch.append(JsonRecord(self.rel, i, value, screened))
-                if len(batch) >= size:
-                    yield batch
-                    batch = []
-        if batch:
-            yield batch
+                lines.append(raw)
+                if len(lines) >= size:
+                    yield RawChunk(self.rel, first, lines)
+                    first, lines = first + len(lines), []
+        if lines:
+            yield RawChunk(self.rel, first, lines)
         self._done(SourceFile(self.rel, digest.hexdigest(), n_bytes))
+
+    def chunks(self, size: int = 5000) -> Iterator[list[JsonRecord]]:
+        for raw in self.raw_chunks(size):
+            records, problems = parse_chunk(raw, self.screen)
+            self.loaded.problems.extend(problems)
+            yield records
 
     def _done(self, src: SourceFile) -> None:
         self.source = src

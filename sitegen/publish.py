@@ -38,6 +38,22 @@ def csv_bytes(columns: list[str], rows: list[tuple]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+def check_output_dir(out_dir: Path, root: Path) -> None:
+    """Refuse an output directory whose replacement would destroy something else: the site
+    repository itself (or a folder holding it), one of its input folders, or an existing
+    directory that is not a previous sitegen output (it has no manifest.json)."""
+    out, root = out_dir.resolve(), root.resolve()
+    if out == root or out in root.parents:
+        raise BuildError(f"--out {out_dir} would replace the site repository itself; choose a folder inside it such as _site")
+    for part in ("content", "data", "templates", "assets", "schemas"):
+        src = root / part
+        if out == src or src in out.parents:
+            raise BuildError(f"--out {out_dir} is inside the input folder {part}/; choose another folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").is_file():
+        raise BuildError(f"--out {out_dir} exists, is not empty and is not a sitegen output (no manifest.json); "
+                         "sitegen replaces its output directory whole, so it will not touch this one")
+
+
 class Writer:
     """Collects files for one build into a staging directory."""
 

@@ -25,7 +25,11 @@ def connect(threads: int = 2) -> duckdb.DuckDBPyConnection:
 
 def load_columns(db: duckdb.DuckDBPyConnection, table: str, columns: dict[str, Sequence[Any]], schema: dict[str, pa.DataType]) -> None:
     """CREATE TABLE `table` from column lists, typed by `schema` (column name -> Arrow type)."""
-    arrow = pa.table({name: pa.array(columns[name], type=typ) for name, typ in schema.items()})
+    load_arrow(db, table, pa.table({name: pa.array(columns[name], type=typ) for name, typ in schema.items()}))
+
+
+def load_arrow(db: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> None:
+    """CREATE TABLE `table` AS the Arrow table's rows."""
     db.register("_incoming", arrow)
     try:
         db.execute(f'CREATE TABLE "{table}" AS SELECT * FROM _incoming')

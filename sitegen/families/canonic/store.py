@@ -71,15 +71,8 @@ def load(db, inp: CanonicInput) -> None:
         "show": [t.show for t in s.tasks], "origin": [t.premise_origin for t in s.tasks],
     }, {"id": pa.string(), "domain": pa.string(), "show": pa.string(), "origin": pa.string()})
 
-    cols = inp.columns
-    store.load_columns(db, "cells", cols.cells, {
-        "model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string()})
-    store.load_columns(db, "judgments", cols.judgments, {
-        "model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
-        "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64()})
-    store.load_columns(db, "anchors", cols.anchors, {
-        "model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
-        "dimension": pa.string(), "anchor": pa.float64()})
+    for name, table in inp.tables.items():
+        store.load_arrow(db, name, table)
     store.execute(db, _STATUS_SQL)
     store.execute(db, _ROWS_SQL)
 

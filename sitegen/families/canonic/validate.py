@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 from pydantic import TypeAdapter
 
 from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
-from sitegen.load import JsonlReader, JsonRecord, Loaded, SourceFile, json_path, read_json
+from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, parse_chunk, read_json
 from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
@@ -33,17 +37,30 @@ _CELLS = TypeAdapter(list[Cell])
 
 
 CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call fast
+PARALLEL_BYTES = 8_000_000  # below this a process pool costs more than it saves
 
 
-@dataclass
+SCHEMAS = {
+    "cells": {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
+    "judgments": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+                  "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64()},
+    "anchors": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+                "dimension": pa.string(), "anchor": pa.float64()},
+}
+
+
 class CellColumns:
-    """The validated cells as columns, the form the store takes. The parsed JSON and the
-    pydantic objects of a chunk are dropped once its columns are out, so a 100x artifact
-    costs its columns, not its object tree."""
+    """Validated cells collected as columns, then frozen into Arrow tables. The parsed JSON
+    and the pydantic objects of a chunk are dropped once its columns are out, so a large
+    artifact costs its compact columns, not its object tree; Arrow tables also cross from a
+    worker process as a few buffers instead of millions of Python objects."""
 
-    cells: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "gen_status", "gen_reason")})
-    judgments: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "judge", "seq", "prompt", "outcome", "weighted")})
-    anchors: dict[str, list] = field(default_factory=lambda: {k: [] for k in ("model", "task", "judge", "seq", "dimension", "anchor")})
+    def __init__(self) -> None:
+        self.data = {t: {c: [] for c in cols} for t, cols in SCHEMAS.items()}
+        self.cells, self.judgments, self.anchors = self.data["cells"], self.data["judgments"], self.data["anchors"]
+
+    def to_arrow(self) -> dict[str, pa.Table]:
+        return {t: pa.table({c: pa.array(self.data[t][c], type=typ) for c, typ in cols.items()}) for t, cols in SCHEMAS.items()}
 
 
 @dataclass(frozen=True)
@@ -51,7 +68,7 @@ class CanonicInput:
     """The validated artifact, ready for the store."""
 
     sweep: SweepFile
-    columns: CellColumns
+    tables: dict[str, pa.Table]  # cells, judgments, anchors (see SCHEMAS)
     sweep_file: SourceFile
     cells_file: SourceFile
 
@@ -100,26 +117,68 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
 
     # The cells are checked even when the sweep is broken (their shape still can be), so one
     # run reports every problem in both files.
-    checker = _CellChecker(sweep) if sweep is not None else None
-    reader = JsonlReader(root, cells_path, loaded, max_bytes, is_aggregate_key)
-    for chunk in reader.chunks(CHUNK):
-        clean = []
-        for rec in chunk:
-            agg = _aggregate_problems(rec)
-            problems.extend(agg)
-            if not agg:
-                clean.append(rec)
-        cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
-        problems.extend(errs)
-        if checker is not None:
-            bad = {e.line for e in errs}
-            checker.check(cells, [r.line for r in clean if r.line not in bad])
-    if checker is None:
+    reader = JsonlReader(root, cells_path, loaded, max_bytes)
+    parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
+    for tables, found in _check_chunks(sweep, reader.raw_chunks(CHUNK), cells_path.stat().st_size):
+        problems.extend(found)
+        for t, table in (tables or {}).items():
+            parts[t].append(table)
+    if sweep is None:
         return None
-    problems.extend(checker.problems)
+    tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
+    problems.extend(_duplicate_cells(tables["cells"]))
     if problems:
         return None
-    return CanonicInput(sweep, checker.columns, sweep_src, reader.source)
+    return CanonicInput(sweep, tables, sweep_src, reader.source)
+
+
+def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
+    """Everything that can be checked about a chunk of cells on its own (all but duplicates
+    across chunks). Runs in a worker process for large files."""
+    records, problems = parse_chunk(chunk, is_aggregate_key)
+    clean = []
+    for rec in records:
+        agg = _aggregate_problems(rec)
+        problems.extend(agg)
+        if not agg:
+            clean.append(rec)
+    cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
+    problems.extend(errs)
+    if sweep is None:
+        return None, problems
+    bad = {e.line for e in errs}
+    checker = _CellChecker(sweep)
+    checker.check(cells, [r.line for r in clean if r.line not in bad])
+    return checker.columns.to_arrow(), problems + checker.problems
+
+
+def _check_chunks(sweep: SweepFile | None, chunks, n_bytes: int):
+    """Yield each chunk's result in file order. Large files go through worker processes, at
+    most two chunks per worker in flight so memory stays bounded."""
+    workers = min(os.cpu_count() or 1, 4)
+    if n_bytes < PARALLEL_BYTES or workers < 2:
+        for chunk in chunks:
+            yield _check_chunk(sweep, chunk)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.append(pool.submit(_check_chunk, sweep, chunk))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def _duplicate_cells(cells: pa.Table) -> list[Problem]:
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    cols = [cells.column(c).to_pylist() for c in ("model", "task", "line")]
+    for model, task, line in zip(*cols):
+        first = seen.setdefault((model, task), line)
+        if first != line:
+            out.append(Problem(CELLS_FILE, line, "", f"one cell per (model, task) (first at line {first})", f"{model} x {task} again"))
+    return out
 
 
 def _dupes(items) -> list:
@@ -176,7 +235,6 @@ class _CellChecker:
         self.judges = [j.id for j in sweep.judges]
         self.tasks = {t.id: t for t in sweep.tasks}
         self.rubrics = {d.id: d.rubric for d in sweep.domains}
-        self.seen: dict[tuple[str, str], int] = {}
         self.problems: list[Problem] = []
         self.columns = CellColumns()
 
@@ -193,10 +251,6 @@ class _CellChecker:
         task = self.tasks.get(task_id)
         if task is None:
             out.append(Problem(f, line, "$.task", "a task of sweep.json", short_repr(task_id)))
-        key = (model, task_id)
-        if key in self.seen:
-            out.append(Problem(f, line, "", f"one cell per (model, task) (first at line {self.seen[key]})", f"{model} x {task_id} again"))
-        self.seen.setdefault(key, line)
         if cell.generation.status == "failed" and cell.judgments:
             out.append(Problem(f, line, "$.judgments", "no judge records for a failed generation (it is never judged)", f"a list of {len(cell.judgments)}"))
         c = self.columns.cells
@@ -204,6 +258,7 @@ class _CellChecker:
         c["task"].append(task_id)
         c["gen_status"].append(cell.generation.status)
         c["gen_reason"].append(cell.generation.failure_reason)
+        c["line"].append(line)
         standard: dict[str, str] = {}
         reframed: set[str] = set()
         for k, j in enumerate(cell.judgments):
