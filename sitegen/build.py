@@ -65,11 +65,14 @@ def _compute(config: SiteConfig, inputs: dict) -> dict:
 
 
 def validate(config: SiteConfig) -> dict:
-    """Every check a build makes, without writing anything. Returns each family's results."""
-    loaded, _docs, inputs = _load(config)
+    """Every check a build makes, without drawing figures or writing anything. Returns each
+    family's results."""
+    loaded, docs, inputs = _load(config)
     if loaded.problems:
         raise InputError(loaded.problems)
-    return _compute(config, inputs)
+    results = _compute(config, inputs)
+    _render(config, docs, {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families})
+    return results
 
 
 def doc_output_path(rel: str) -> str:
@@ -80,18 +83,53 @@ def doc_output_path(rel: str) -> str:
     return stem + "/index.html"
 
 
+def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> dict[str, str]:
+    """Every page as HTML, by output path. Authored pages' problems (an unknown shortcode, a
+    template that does not exist) are InputErrors naming the markdown file."""
+    env = render.environment(config.root / "templates")
+    md = render.markdown_renderer()
+    site = {
+        "title": config.title,
+        "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
+        "nav": [{"title": o.summary["title"], "href": o.summary["href"]} for o in outputs.values()],
+        "families": [o.summary for o in outputs.values()],
+        "version": __version__,
+    }
+    fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
+    pages: list[Page] = [p for o in outputs.values() for p in o.pages]
+    problems: list[Problem] = []
+    for d in docs:
+        path = doc_output_path(d.source.rel)
+        template = d.meta.get("template", "page.html")
+        if template not in env.list_templates():
+            problems.append(Problem(d.source.rel, None, "template", "the name of a template in templates/", repr(template)))
+            continue
+
+        def fragment(name: str, path: str = path) -> Markup:
+            tpl, ctx = fragments[name]  # rendered where it is placed, so its links resolve from there
+            return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
+
+        doc = render.render_markdown(md, d, fragment, sorted(fragments))
+        problems.extend(doc.problems)
+        pages.append(Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel}))
+    if problems:
+        raise InputError(problems)
+    return {p.path: render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title}) for p in pages}
+
+
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
-    it to inject failures)."""
+    it to inject failures); the output directory changes only in the last one, "swap"."""
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
-    def stage(name: str) -> None:
+    def stage(name: str | None) -> None:
         now = time.perf_counter()
         if current[0] is not None:
             clock[current[0]] = now - current[1]
         current[:] = [name, now]
-        on_stage(name)
+        if name is not None:
+            on_stage(name)
 
     root = config.root
     publish.check_output_dir(Path(out_dir), root)
@@ -105,38 +143,11 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     results = _compute(config, inputs)
     outputs: dict[str, Outputs] = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
 
+    stage("render")  # before figures: a template error should not wait for the slowest stage
+    html = _render(config, docs, outputs)
+
     stage("figures")
-    all_figures = [f for o in outputs.values() for f in o.figures]
-    svgs = figures_mod.render_all(all_figures, root / CACHE_DIR / "figures")
-
-    stage("render")
-    env = render.environment(root / "templates")
-    md = render.markdown_renderer()
-    synthetic = any(o.summary.get("synthetic") for o in outputs.values())
-    site = {
-        "title": config.title,
-        "synthetic": synthetic,
-        "nav": [{"title": o.summary["title"], "href": o.summary["href"]} for o in outputs.values()],
-        "families": [o.summary for o in outputs.values()],
-        "version": __version__,
-    }
-    fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
-    pages: list[Page] = [p for o in outputs.values() for p in o.pages]
-    problems: list[Problem] = []
-    for d in docs:
-        path = doc_output_path(d.source.rel)
-
-        def fragment(name: str, path: str = path) -> Markup:
-            tpl, ctx = fragments[name]  # rendered where it is placed, so its links resolve from there
-            return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
-
-        doc = render.render_markdown(md, d, fragment, sorted(fragments))
-        problems.extend(doc.problems)
-        pages.append(Page(path, d.meta.get("template", "page.html"), d.meta.get("title", ""),
-                          {"body": doc.html, "meta": d.meta, "source": d.source.rel}))
-    if problems:
-        raise InputError(problems)
-    html = {p.path: render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title, "svgs": svgs}) for p in pages}
+    svgs = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
 
     stage("write")
     writer = publish.Writer(Path(out_dir))
@@ -153,7 +164,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                 writer.write_text(f"{fig.name}.svg", svgs[fig.name])
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
             writer.write(rel_path(root, p), p.read_bytes())
-        stage("verify")
+        stage("manifest")
         sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
         writer.write("manifest.json", publish.json_bytes({
             "generator": f"sitegen {__version__}", "sources": sources, "files": dict(sorted(writer.files.items()))}))
@@ -162,5 +173,5 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     except BaseException:
         writer.abort()
         raise
-    stage("done")
+    stage(None)
     return BuildResult(Path(out_dir), len(html), len(writer.files), clock)

@@ -43,6 +43,8 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
     repository itself (or a folder holding it), one of its input folders, or an existing
     directory that is not a previous sitegen output (it has no manifest.json)."""
     out, root = out_dir.resolve(), root.resolve()
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"--out {out_dir} is a file, not a directory; sitegen will not replace it")
     if out == root or out in root.parents:
         raise BuildError(f"--out {out_dir} would replace the site repository itself; choose a folder inside it such as _site")
     for part in ("content", "data", "templates", "assets", "schemas"):

@@ -6,7 +6,6 @@ sort or download that combines domains into one number.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from sitegen.families import Figure, Outputs, Page, Table
@@ -22,7 +21,9 @@ BOARD_COLUMNS = [
 
 
 def row_anchor(model: str) -> str:
-    return "row-" + re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")
+    """The id of a model's board row: the model id itself, which is unique and a valid id
+    (slugs have no whitespace), so no two rows can share an anchor."""
+    return f"row-{model}"
 
 
 def _board_table(res: CanonicResults, board, sources) -> Table:

@@ -1,0 +1,318 @@
+"""Shared fixtures and helpers.
+
+Nothing here ever writes into the repository: every build runs from a copy of the site
+inputs in a tmp dir (a build also writes its figure cache under its root, so even the demo
+build is made from a copy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+from sitegen.build import build, validate
+from sitegen.config import load_config
+
+# Hypothesis keeps an example database and caches under its home directory; keep them out of
+# the working tree (the suite writes only into tmp dirs).
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="sitegen-tests-hypothesis-"))
+settings.register_profile("sitegen", database=None)
+settings.load_profile("sitegen")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SITE_INPUTS = ("content", "data", "templates", "assets", "pyproject.toml")
+CACHE_DIR = ".sitegen-cache"
+SWEEP_REL = "data/canonic/sweep.json"
+CELLS_REL = "data/canonic/cells.jsonl"
+
+
+# --------------------------------------------------------------------------- copying a site
+
+
+def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = False) -> Path:
+    """Copy the repository's site inputs into `dest` (created) and return it.
+
+    `cache_from`: a site root whose figure cache is copied too (saves ~1 s of SVG rendering
+    per build in tests that are not about figures)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    names = SITE_INPUTS + (("schemas",) if schemas else ())
+    for name in names:
+        src = REPO_ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        else:
+            shutil.copy2(src, dest / name)
+    if cache_from is not None and (cache_from / CACHE_DIR).is_dir():
+        shutil.copytree(cache_from / CACHE_DIR, dest / CACHE_DIR)
+    return dest
+
+
+# --------------------------------------------------------------------------- editing inputs
+
+
+def read_cells(root: Path) -> list[dict]:
+    text = (root / CELLS_REL).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line.strip()]
+
+
+def read_sweep(root: Path) -> dict:
+    return json.loads((root / SWEEP_REL).read_text(encoding="utf-8"))
+
+
+def write_sweep(root: Path, sweep: dict) -> None:
+    (root / SWEEP_REL).write_text(json.dumps(sweep, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def rewrite_cell_line(root: Path, lineno: int, edit: Callable[[dict], Any] | str) -> None:
+    """Replace line `lineno` (1-based) of cells.jsonl.
+
+    `edit` is either the new raw text of the line, or a function that mutates the parsed
+    record in place (its return value is ignored)."""
+    path = root / CELLS_REL
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert 1 <= lineno <= len(lines) and lines[lineno - 1].strip(), f"no record at line {lineno}"
+    if isinstance(edit, str):
+        new = edit
+    else:
+        rec = json.loads(lines[lineno - 1])
+        edit(rec)
+        new = json.dumps(rec, ensure_ascii=False)
+    lines[lineno - 1] = new
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def set_sweep_key(root: Path, loc: tuple, value: Any) -> None:
+    """Set one key of sweep.json, addressed by a path such as ('judges', 1, 'family')."""
+    sweep = read_sweep(root)
+    target = sweep
+    for part in loc[:-1]:
+        target = target[part]
+    target[loc[-1]] = value
+    write_sweep(root, sweep)
+
+
+def find_cell_line(root: Path, pred: Callable[[dict], bool]) -> tuple[int, dict]:
+    """(1-based line, record) of the first cell of cells.jsonl that satisfies `pred`."""
+    for i, rec in enumerate(read_cells(root), start=1):
+        if pred(rec):
+            return i, rec
+    raise AssertionError("no cell matches")
+
+
+def two_standard_scores(rec: dict) -> bool:
+    js = rec["judgments"]
+    return (rec["generation"]["status"] == "ok" and len(js) == 2
+            and all(j["prompt"] == "standard" and j["outcome"] == "score" for j in js))
+
+
+# --------------------------------------------------------------------------- inspecting outputs
+
+
+def hash_tree(root: Path) -> dict[str, str]:
+    """Relative POSIX path -> SHA-256 of every file under root."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def leftovers_beside(out: Path) -> list[str]:
+    """Staging or retired directories a build left next to its output directory."""
+    return sorted(p.name for p in out.parent.iterdir()
+                  if p.name.startswith((".sitegen-staging-", ".sitegen-retired-")))
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "sitegen", *args], cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+# --------------------------------------------------------------------------- the reference
+#
+# An independent recomputation of every Canonic number from the raw files, with json, hashlib
+# and numpy alone, following the method page (content/canonic/method.md). It shares no code
+# with sitegen, so a wrong number on a page cannot also be wrong here in the same way.
+
+
+@dataclass
+class RefRow:
+    model: str
+    domain: str
+    total: int
+    attempted: int = 0
+    task_scores: dict[str, float] = field(default_factory=dict)  # task id -> task score (counted only)
+    published: bool = False
+    score: float | None = None
+    low: float | None = None
+    high: float | None = None
+    seed: int | None = None
+    band: int | None = None
+
+    @property
+    def counted(self) -> int:
+        return len(self.task_scores)
+
+
+@dataclass
+class Ref:
+    sweep: dict
+    rows: dict[tuple[str, str], RefRow]
+    status: Counter  # reason (or "counted") -> cells
+    cells_total: int
+    first_counted: tuple[str, str, str] | None  # (model, task, domain) in roster, domain, task order
+    judge_scores: dict[tuple[str, str], list[tuple[str, float]]]  # counted cell -> [(judge, weighted)]
+
+
+def ref_weighted(dims: list[dict], anchors: dict) -> float:
+    return 100.0 * sum(d["weight"] * anchors[d["id"]] for d in dims)
+
+
+def ref_status(cell: dict) -> str:
+    """The method page's table: the first reason that applies wins."""
+    if cell["generation"]["status"] == "failed":
+        return "generation failure"
+    js = cell["judgments"]
+    std_scores = [j for j in js if j["prompt"] == "standard" and j["outcome"] == "score"]
+    if len(std_scores) == 2:
+        return "counted"
+    if any(j["prompt"] == "reframe" and j["outcome"] == "score" for j in js):
+        return "reframe"
+    if any(j["prompt"] == "standard" and j["outcome"] == "refusal" for j in js):
+        return "refusal"
+    if len(std_scores) == 1:
+        return "single judge"
+    return "error"
+
+
+def ref_fingerprint(tasks: list[dict]) -> str:
+    """The task-set fingerprint as documented: first 32 hex digits of the SHA-256 of the tasks'
+    canonical JSON (sorted by id, keys sorted, no whitespace, UTF-8; an absent show is null)."""
+    keys = ("id", "domain", "premise_origin", "show")
+    canon = sorted(({k: t.get(k) for k in keys} for t in tasks), key=lambda t: t["id"])
+    data = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def ref_bootstrap(scores: list[float], seed: int) -> tuple[float, float]:
+    arr = np.asarray(scores, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(arr), size=(10000, len(arr)))
+    lo, hi = np.percentile(arr[idx].mean(axis=1), [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def ref_bands(rows: list[RefRow]) -> None:
+    """Connected components of the closed-interval overlap graph, numbered from the top."""
+    parent = {r.model: r.model for r in rows}
+
+    def find(k):
+        while parent[k] != k:
+            k = parent[k]
+        return k
+
+    for a, b in itertools.combinations(rows, 2):
+        if a.low <= b.high and b.low <= a.high:
+            parent[find(a.model)] = find(b.model)
+    comps: dict[str, list[RefRow]] = {}
+    for r in rows:
+        comps.setdefault(find(r.model), []).append(r)
+    for n, comp in enumerate(sorted(comps.values(), key=lambda c: -max(r.high for r in c)), start=1):
+        for r in comp:
+            r.band = n
+
+
+def reference(root: Path) -> Ref:
+    sweep = json.loads((root / SWEEP_REL).read_text(encoding="utf-8"))
+    cells = [json.loads(x) for x in (root / CELLS_REL).read_text(encoding="utf-8").splitlines() if x.strip()]
+    dims = {d["id"]: d["rubric"]["dimensions"] for d in sweep["domains"]}
+    task_domain = {t["id"]: t["domain"] for t in sweep["tasks"]}
+    totals = Counter(task_domain.values())
+    rows = {(m["id"], d["id"]): RefRow(m["id"], d["id"], totals[d["id"]]) for m in sweep["models"] for d in sweep["domains"]}
+    status: Counter = Counter()
+    judge_scores = {}
+    for cell in cells:
+        domain = task_domain[cell["task"]]
+        r = rows[(cell["model"], domain)]
+        r.attempted += 1
+        st = ref_status(cell)
+        status[st] += 1
+        if st == "counted":
+            ws = [(j["judge"], ref_weighted(dims[domain], j["anchors"])) for j in cell["judgments"]]
+            judge_scores[(cell["model"], cell["task"])] = ws
+            r.task_scores[cell["task"]] = (ws[0][1] + ws[1][1]) / 2
+    sweep_id = sweep["sweep"]["id"]
+    for r in rows.values():
+        r.published = r.attempted == r.total and Fraction(r.counted, r.total) >= Fraction(4, 5)
+        if r.published:
+            scores = [r.task_scores[t] for t in sorted(r.task_scores)]
+            r.score = float(np.mean(scores))
+            text = f"{sweep_id}|{r.model}|{r.domain}"
+            r.seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+            r.low, r.high = ref_bootstrap(scores, r.seed)
+    for d in sweep["domains"]:
+        ref_bands([r for (m, dom), r in rows.items() if dom == d["id"] and r.published])
+    first = None
+    for m in sweep["models"]:
+        for d in sweep["domains"]:
+            counted = sorted(rows[(m["id"], d["id"])].task_scores)
+            if counted and first is None:
+                first = (m["id"], counted[0], d["id"])
+    return Ref(sweep, rows, status, len(cells), first, judge_scores)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture
+def site_copy(tmp_path: Path) -> Path:
+    """A private copy of the site inputs (no figure cache); returns its root."""
+    return copy_site(tmp_path / "site")
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    root: Path  # the copy of the site inputs the build read
+    out: Path  # the built site
+    results: Any  # sitegen.build.validate(config)["canonic"]
+    stages: list[str]  # the stage names build() reported through on_stage, in order
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> BuiltSite:
+    """The demo site, built once per session from a copy of the repository's inputs."""
+    base = tmp_path_factory.mktemp("demo")
+    root = copy_site(base / "site")
+    out = base / "out"
+    stages: list[str] = []
+    config = load_config(root)
+    build(config, out, on_stage=stages.append)
+    results = validate(config)
+    return BuiltSite(root, out, results["canonic"], stages)
+
+
+@pytest.fixture
+def cached_site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
+    """Like site_copy, with the demo build's figure cache (for builds not about figures)."""
+    return copy_site(tmp_path / "site", cache_from=built_site.root)

@@ -1,0 +1,465 @@
+"""The Canonic artifact contract: every rejection names the file and the JSON path.
+
+Each test breaks one thing in a private copy of the demo artifact and checks the InputError
+that `validate` raises (and, for a few, what `sitegen validate` prints and its exit status).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sitegen.build import validate
+from sitegen.config import load_config
+from sitegen.errors import InputError, Problem
+
+from conftest import (CELLS_REL, SWEEP_REL, find_cell_line, read_cells, read_sweep, ref_fingerprint,
+                      rewrite_cell_line, run_cli, set_sweep_key, two_standard_scores, write_sweep)
+
+AGGREGATE_KEYS = ["overall", "overall_score", "aggregate", "grand_mean", "total_score", "cross_domain_mean"]
+
+
+def problems_of(root) -> list[Problem]:
+    with pytest.raises(InputError) as exc:
+        validate(load_config(root))
+    problems = exc.value.problems
+    text = str(exc.value)
+    # the error text carries every problem, one line each, after a one-line summary
+    assert text.splitlines()[0].startswith(f"{len(problems)} problem")
+    assert text.splitlines()[1:] == [str(p) for p in problems]
+    return problems
+
+
+def only(problems: list[Problem]) -> Problem:
+    assert len(problems) == 1, "\n".join(map(str, problems))
+    return problems[0]
+
+
+def where(p: Problem) -> str:
+    """What a reader sees first: file[:line] and JSON path."""
+    return str(p).split(": expected ", 1)[0]
+
+
+def rubric_dims(root, task_id: str) -> list[dict]:
+    sweep = read_sweep(root)
+    domain = next(t["domain"] for t in sweep["tasks"] if t["id"] == task_id)
+    return next(d["rubric"]["dimensions"] for d in sweep["domains"] if d["id"] == domain)
+
+
+def weighted(dims: list[dict], anchors: dict) -> float:
+    return 100.0 * sum(d["weight"] * anchors[d["id"]] for d in dims)
+
+
+# --------------------------------------------------------------------------- the demo is valid
+
+
+def test_demo_artifact_is_valid(site_copy):
+    results = validate(load_config(site_copy))
+    assert set(results) == {"canonic"}
+
+
+# --------------------------------------------------------------------------- rubric weights
+
+
+@pytest.mark.parametrize("delta", [0.05, -0.01, 1e-6])
+def test_weights_not_summing_to_one_rejected(site_copy, delta):
+    sweep = read_sweep(site_copy)
+    dims = sweep["domains"][2]["rubric"]["dimensions"]
+    dims[0]["weight"] = round(dims[0]["weight"] + delta, 9)
+    write_sweep(site_copy, sweep)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.domains[2].rubric"
+    assert "sum" in p.expected and "1" in p.expected
+
+
+# --------------------------------------------------------------------------- anchors
+
+
+@pytest.mark.parametrize("value", [0.3, 0.2, 1.25, -0.25, 0.7500001])
+def test_anchor_not_one_of_the_five_rejected_with_line_and_path(site_copy, value):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+    dim = rubric_dims(site_copy, rec["task"])[-1]["id"]
+
+    def edit(r):
+        r["judgments"][0]["anchors"][dim] = value
+        r["judgments"][0].pop("weighted_score", None)
+
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[0].anchors.{dim}"
+    assert "0.25" in p.expected and "1.0" in p.expected
+    assert p.found == repr(value)
+
+
+def test_anchor_for_a_dimension_the_rubric_lacks_rejected(site_copy):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+
+    def edit(r):
+        r["judgments"][1]["anchors"]["humour"] = 0.5
+        r["judgments"][1].pop("weighted_score", None)
+
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[1].anchors.humour"
+
+
+def test_missing_anchor_rejected(site_copy):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+    dim = rubric_dims(site_copy, rec["task"])[0]["id"]
+
+    def edit(r):
+        del r["judgments"][1]["anchors"][dim]
+        r["judgments"][1].pop("weighted_score", None)
+
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[1].anchors.{dim}"
+
+
+# --------------------------------------------------------------------------- stated weighted scores
+
+
+@pytest.mark.parametrize("offset", [1.0, -0.01, 0.005])
+def test_stated_weighted_score_that_disagrees_rejected(site_copy, offset):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+    j = rec["judgments"][1]
+    true = weighted(rubric_dims(site_copy, rec["task"]), j["anchors"])
+    stated = true + offset if true + offset <= 100 else true - offset
+    rewrite_cell_line(site_copy, line, lambda r: r["judgments"][1].__setitem__("weighted_score", stated))
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[1].weighted_score"
+    assert f"{true:.6f}" in p.expected  # the recomputed value is what the reader is told to expect
+    assert p.found == repr(stated)
+
+
+def test_stated_weighted_score_that_agrees_is_accepted(site_copy):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+    dims = rubric_dims(site_copy, rec["task"])
+
+    def edit(r):
+        for j in r["judgments"]:
+            j["weighted_score"] = weighted(dims, j["anchors"])
+
+    rewrite_cell_line(site_copy, line, edit)
+    validate(load_config(site_copy))
+
+
+# --------------------------------------------------------------------------- judges
+
+
+def test_two_judges_of_the_same_family_rejected(site_copy):
+    sweep = read_sweep(site_copy)
+    set_sweep_key(site_copy, ("judges", 1, "family"), sweep["judges"][0]["family"])
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.judges[1].family"
+    assert "different family" in p.expected
+
+
+def test_a_third_judge_rejected(site_copy):
+    sweep = read_sweep(site_copy)
+    sweep["judges"].append({"id": "extra/judge", "name": "Extra", "family": "extra"})
+    write_sweep(site_copy, sweep)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.judges"
+
+
+def test_judgment_from_a_judge_not_in_the_sweep_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r["judgments"][0].__setitem__("judge", "somebody/else"))
+    problems = problems_of(site_copy)
+    assert f"{CELLS_REL}:{line} $.judgments[0].judge" in [where(p) for p in problems]
+    assert all(p.line == line for p in problems)
+
+
+# --------------------------------------------------------------------------- shape: unknown keys, types
+
+
+@pytest.mark.parametrize("loc, expect_path", [
+    (("colour",), "$.colour"),
+    (("generation", "seed"), "$.generation.seed"),
+    (("judgments", 1, "confidence"), "$.judgments[1].confidence"),
+])
+def test_unknown_key_in_a_cell_rejected(site_copy, loc, expect_path):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+
+    def edit(r):
+        target = r
+        for part in loc[:-1]:
+            target = target[part]
+        target[loc[-1]] = 1
+
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} {expect_path}"
+    assert loc[-1] in p.found
+
+
+@pytest.mark.parametrize("loc", [("models", 0, "nickname"), ("sweep", "operator"), ("build_notes",)])
+def test_unknown_key_in_the_sweep_rejected(site_copy, loc):
+    set_sweep_key(site_copy, loc, "x")
+    p = only(problems_of(site_copy))
+    path = "$" + "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc)
+    assert where(p) == f"{SWEEP_REL} {path}"
+
+
+@pytest.mark.parametrize("edit, path", [
+    (lambda r: r["generation"].__setitem__("attempts", "1"), "$.generation.attempts"),
+    (lambda r: r["generation"].__setitem__("attempts", 1.0), "$.generation.attempts"),
+    (lambda r: r["judgments"][0].__setitem__("weighted_score", "50"), "$.judgments[0].weighted_score"),
+    (lambda r: r.__setitem__("model", 7), "$.model"),
+    (lambda r: r["judgments"].__setitem__(0, "score"), "$.judgments[0]"),
+])
+def test_wrong_type_in_a_cell_rejected(site_copy, edit, path):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} {path}"
+
+
+def test_string_for_an_anchor_number_rejected(site_copy):
+    line, rec = find_cell_line(site_copy, two_standard_scores)
+    dim = rubric_dims(site_copy, rec["task"])[0]["id"]
+
+    def edit(r):
+        r["judgments"][0]["anchors"][dim] = "0.5"
+        r["judgments"][0].pop("weighted_score", None)
+
+    rewrite_cell_line(site_copy, line, edit)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[0].anchors.{dim}"
+    assert p.found == '"0.5"'
+
+
+@pytest.mark.parametrize("loc, value", [
+    (("generation", "temperature"), "0.7"),
+    (("synthetic",), "true"),
+    (("domains", 0, "rubric", "dimensions", 0, "weight"), "0.25"),
+])
+def test_wrong_type_in_the_sweep_rejected(site_copy, loc, value):
+    set_sweep_key(site_copy, loc, value)
+    problems = problems_of(site_copy)
+    path = "$" + "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc)
+    assert f"{SWEEP_REL} {path}" in [where(p) for p in problems]
+
+
+# --------------------------------------------------------------------------- no cross-domain aggregate
+
+
+def _nest(key):
+    return {"harness": {"runs": [{"summary": {key: 71.3}}]}}  # the key at depth 5
+
+
+def test_aggregate_keys_at_depth_1_of_cells_rejected_each_with_its_line(site_copy):
+    lines = [find_cell_line(site_copy, two_standard_scores)[0] + 3 * k for k in range(len(AGGREGATE_KEYS))]
+    for line, key in zip(lines, AGGREGATE_KEYS):
+        rewrite_cell_line(site_copy, line, lambda r, key=key: r.__setitem__(key, 71.3))
+    problems = problems_of(site_copy)
+    assert [where(p) for p in problems] == [f"{CELLS_REL}:{n} $.{k}" for n, k in zip(lines, AGGREGATE_KEYS)]
+    assert all("aggregate" in p.expected for p in problems)
+
+
+def test_aggregate_keys_at_depth_5_of_cells_rejected_each_with_its_path(site_copy):
+    lines = [find_cell_line(site_copy, two_standard_scores)[0] + 2 * k for k in range(len(AGGREGATE_KEYS))]
+    for line, key in zip(lines, AGGREGATE_KEYS):
+        rewrite_cell_line(site_copy, line, lambda r, key=key: r.update(_nest(key)))
+    problems = problems_of(site_copy)
+    assert [where(p) for p in problems] == [
+        f"{CELLS_REL}:{n} $.harness.runs[0].summary.{k}" for n, k in zip(lines, AGGREGATE_KEYS)]
+
+
+def test_aggregate_key_inside_a_judgment_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r["judgments"][1].update({"notes": [{"grandMean": 1}]}))
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments[1].notes[0].grandMean"
+
+
+def test_aggregate_keys_at_depth_1_of_the_sweep_rejected(site_copy):
+    sweep = read_sweep(site_copy)
+    for key in AGGREGATE_KEYS:
+        sweep[key] = 1
+    write_sweep(site_copy, sweep)
+    problems = problems_of(site_copy)
+    assert sorted(where(p) for p in problems) == sorted(f"{SWEEP_REL} $.{k}" for k in AGGREGATE_KEYS)
+
+
+def test_aggregate_keys_deep_in_the_sweep_rejected(site_copy):
+    sweep = read_sweep(site_copy)
+    sweep.update(_nest("overall_score"))
+    sweep["domains"][1]["rubric"]["dimensions"][0]["crossDomainWeight"] = 0.5
+    sweep["models"][3]["total_score"] = 88
+    write_sweep(site_copy, sweep)
+    problems = problems_of(site_copy)
+    assert sorted(where(p) for p in problems) == sorted([
+        f"{SWEEP_REL} $.harness.runs[0].summary.overall_score",
+        f"{SWEEP_REL} $.domains[1].rubric.dimensions[0].crossDomainWeight",
+        f"{SWEEP_REL} $.models[3].total_score",
+    ])
+
+
+# --------------------------------------------------------------------------- task set
+
+
+def test_task_edit_without_new_fingerprint_rejected(site_copy):
+    sweep = read_sweep(site_copy)
+    t = sweep["tasks"][5]
+    t["premise_origin"] = "novel" if t["premise_origin"] == "canonical-anchored" else "canonical-anchored"
+    write_sweep(site_copy, sweep)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.task_set_fingerprint"
+    assert p.found == json.dumps(sweep["task_set_fingerprint"])
+    assert ref_fingerprint(sweep["tasks"]) in p.expected  # the reader is told the fingerprint to record
+
+
+def test_stated_fingerprint_that_does_not_match_rejected(site_copy):
+    true = ref_fingerprint(read_sweep(site_copy)["tasks"])
+    set_sweep_key(site_copy, ("task_set_fingerprint",), "0" * 32)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.task_set_fingerprint"
+    assert true in p.expected and p.found == json.dumps("0" * 32)
+
+
+# --------------------------------------------------------------------------- references
+
+
+def test_cell_naming_a_model_that_does_not_exist_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r.__setitem__("model", "nobody/ghost-1"))
+    problems = problems_of(site_copy)
+    assert f"{CELLS_REL}:{line} $.model" in [where(p) for p in problems]
+    assert any('"nobody/ghost-1"' in p.found for p in problems)
+
+
+def test_cell_naming_a_task_that_does_not_exist_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r.__setitem__("task", "no-such-task-99"))
+    problems = problems_of(site_copy)
+    assert f"{CELLS_REL}:{line} $.task" in [where(p) for p in problems]
+
+
+def test_a_second_cell_for_the_same_model_and_task_rejected(site_copy):
+    path = site_copy / CELLS_REL
+    lines = path.read_text(encoding="utf-8").split("\n")
+    n = len([x for x in lines if x.strip()])
+    lines.insert(n, lines[0])  # a copy of line 1 appended as the last record
+    path.write_text("\n".join(lines), encoding="utf-8")
+    p = only(problems_of(site_copy))
+    assert p.file == CELLS_REL and p.line == n + 1
+    assert "line 1" in p.expected
+
+
+def test_failed_generation_with_judgments_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r.__setitem__(
+        "generation", {"status": "failed", "attempts": 2, "failure_reason": "truncated"}))
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments"
+
+
+def test_valid_output_judged_by_one_judge_only_rejected(site_copy):
+    line, _ = find_cell_line(site_copy, two_standard_scores)
+    rewrite_cell_line(site_copy, line, lambda r: r["judgments"].pop())
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments"
+
+
+# --------------------------------------------------------------------------- all problems at once
+
+
+def test_several_errors_in_one_file_all_reported_in_one_error(site_copy):
+    cells = read_cells(site_copy)
+    # lines with two standard scores, well apart
+    lines = [i for i, r in enumerate(cells, start=1) if two_standard_scores(r)][::97][:7]
+    assert len(lines) == 7
+
+    def bad_anchor(r):
+        d = next(iter(r["judgments"][0]["anchors"]))
+        r["judgments"][0]["anchors"][d] = 0.3
+        r["judgments"][0].pop("weighted_score", None)
+
+    def stated_mismatch(r):
+        j = r["judgments"][1]
+        true = weighted(rubric_dims(site_copy, r["task"]), j["anchors"])
+        j["weighted_score"] = true + 2.5 if true <= 90 else true - 2.5
+
+    def two_problems(r):  # an unknown key and a wrong type on one line
+        r["extra"] = 1
+        r["task"] = 12
+
+    edits = [
+        (bad_anchor, 1),
+        (lambda r: r["generation"].__setitem__("attempts", "2"), 1),
+        (lambda r: r.__setitem__("colour", "red"), 1),
+        (lambda r: r.__setitem__("model", "nobody/ghost"), 1),
+        (stated_mismatch, 1),
+        (lambda r: r.update(_nest("grand_mean")), 1),
+        (two_problems, 2),
+    ]
+    for line, (edit, _) in zip(lines, edits):
+        rewrite_cell_line(site_copy, line, edit)
+    problems = problems_of(site_copy)
+    assert len(problems) == sum(n for _, n in edits), "\n".join(map(str, problems))
+    assert sorted({p.line for p in problems}) == lines
+    assert all(p.file == CELLS_REL for p in problems)
+
+
+def test_several_errors_in_the_sweep_all_reported(site_copy):
+    sweep = read_sweep(site_copy)
+    sweep["colour"] = "red"
+    sweep["generation"]["temperature"] = "hot"
+    sweep["models"][2]["id"] = "Not A Slug"
+    write_sweep(site_copy, sweep)
+    problems = problems_of(site_copy)
+    assert sorted(where(p) for p in problems) == sorted([
+        f"{SWEEP_REL} $.colour", f"{SWEEP_REL} $.generation.temperature", f"{SWEEP_REL} $.models[2].id"])
+
+
+def test_a_large_artifact_still_reports_every_problem_at_its_line(site_copy):
+    """A 5x artifact (12,350 cells, ~10 MB) is checked in pieces, possibly in parallel: every
+    problem must still come back, with the right line, including a duplicate cell far from
+    its first occurrence."""
+    from sitegen.families.canonic.demo import generate
+
+    generate(site_copy, scale=5)
+    n = len(read_cells(site_copy))
+    assert n == 5 * 2470
+    bad = [3, 4999, 5000, 5001, 9000, n]
+    for line in bad:
+        rewrite_cell_line(site_copy, line, lambda r: r.__setitem__("colour", 1))
+    path = site_copy / CELLS_REL
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[10_000] = lines[1]  # line 10,001 repeats line 2's (model, task)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    problems = problems_of(site_copy)
+    assert [where(p) for p in problems] == sorted(
+        [f"{CELLS_REL}:{x} $.colour" for x in bad] + [f"{CELLS_REL}:10001"], key=lambda w: int(w.split(":")[1].split()[0]))
+    dup = next(p for p in problems if p.line == 10_001)
+    assert "line 2" in dup.expected
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_cli_validate_exits_0_on_the_demo_data(repo_root):
+    r = run_cli("validate", "--root", str(repo_root))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+
+
+def test_cli_validate_exits_1_and_prints_one_line_per_problem(site_copy):
+    cells = read_cells(site_copy)
+    lines = [i for i, r in enumerate(cells, start=1) if two_standard_scores(r)][:40:10]
+    for line in lines:
+        rewrite_cell_line(site_copy, line, lambda r: r.__setitem__("overall_score", 50.0))
+    set_sweep_key(site_copy, ("judges", 1, "family"), read_sweep(site_copy)["judges"][0]["family"])
+    r = run_cli("validate", "--root", str(site_copy))
+    assert r.returncode == 1
+    out = r.stderr.strip().splitlines()
+    assert out[0].startswith("5 problems")
+    body = out[1:]
+    assert len(body) == 5
+    assert body[0].startswith(f"{CELLS_REL}:{lines[0]} $.overall_score: expected ")
+    assert all(": expected " in b and "; found " in b for b in body)
+    assert [b.split(": expected")[0] for b in body] == [f"{CELLS_REL}:{n} $.overall_score" for n in lines] + [
+        f"{SWEEP_REL} $.judges[1].family"]
