@@ -117,6 +117,30 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     return {p.path: render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title}) for p in pages}
 
 
+def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config: SiteConfig) -> dict:
+    """What was built from what: every output file's SHA-256, and for every table and figure
+    the files it was published as, the artifacts (with SHA-256) it came from and the name of
+    the computation that produced it."""
+    artifacts = {}
+    for o in outputs.values():
+        for t in o.tables:
+            artifacts[t.stem] = {"kind": "table", "title": t.title, "files": [f"{t.stem}.csv", f"{t.stem}.json"],
+                                 "sources": t.sources, "computation": t.computation}
+        for f in o.figures:
+            artifacts[f.name] = {"kind": "figure", "files": [f"{f.name}{s}" for s in FIGURE_SUFFIXES],
+                                 "sources": f.sources, "computation": f.computation}
+    return {
+        "generator": f"sitegen {__version__}",
+        "families": list(config.families),
+        "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
+        "artifacts": dict(sorted(artifacts.items())),
+        "files": dict(sorted(files.items())),
+    }
+
+
+FIGURE_SUFFIXES = (".svg", ".png", ".vl.json", ".csv")
+
+
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
     it to inject failures); the output directory changes only in the last one, "swap"."""
@@ -147,7 +171,8 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     html = _render(config, docs, outputs)
 
     stage("figures")
-    svgs = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    drawn = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    html = {path: render.place_figures(text, drawn) for path, text in html.items()}
 
     stage("write")
     writer = publish.Writer(Path(out_dir))
@@ -161,13 +186,17 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                     "title": tbl.title, "columns": tbl.columns,
                     "rows": [dict(zip(tbl.columns, r)) for r in tbl.rows], "sources": tbl.sources}))
             for fig in o.figures:
-                writer.write_text(f"{fig.name}.svg", svgs[fig.name])
+                r = drawn[fig.name]
+                writer.write_text(f"{fig.name}.svg", r.svg)
+                writer.write(f"{fig.name}.png", r.png)
+                writer.write(f"{fig.name}.vl.json", r.spec)
+                writer.write(f"{fig.name}.csv", publish.csv_bytes(fig.columns, [tuple(d.values()) for d in fig.data]))
+            for rel in o.raw_files:
+                writer.write(f"raw/{rel}", (root / rel).read_bytes())
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
             writer.write(rel_path(root, p), p.read_bytes())
         stage("manifest")
-        sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
-        writer.write("manifest.json", publish.json_bytes({
-            "generator": f"sitegen {__version__}", "sources": sources, "files": dict(sorted(writer.files.items()))}))
+        writer.write("manifest.json", publish.json_bytes(_manifest(loaded, outputs, writer.files, config)))
         stage("swap")
         writer.commit()
     except BaseException:

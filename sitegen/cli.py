@@ -86,3 +86,33 @@ def schema(root: Path, check: bool) -> None:
         if name not in docs:
             (target / name).unlink()
     click.echo(f"wrote {len(docs)} schemas into {target}")
+
+
+@main.command()
+@click.argument("site", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def verify(site: Path) -> None:
+    """Check a built site: every hash in its manifest, every number recomputed from its raw records."""
+    from sitegen.verify import verify as run_verify
+
+    problems = run_verify(site)
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        click.echo(f"{len(problems)} mismatch{'es' if len(problems) != 1 else ''}: the site does not match its records", err=True)
+        sys.exit(1)
+    click.echo(f"verified: every file matches manifest.json and every published number was recomputed from {site}/raw")
+
+
+@main.command()
+@root_option
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Directory for the paper's figures, tables and text.")
+def paper(root: Path, out: Path) -> None:
+    """Write the figures, tables and sentences the paper requires ([tool.sitegen.paper])."""
+    from sitegen.config import load_config
+    from sitegen.paper import paper as run_paper
+
+    try:
+        names = run_paper(load_config(root), out)
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo(f"wrote {len(names)} required items into {out}")

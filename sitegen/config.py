@@ -24,6 +24,13 @@ class Limits(BaseModel):
     max_file_bytes: int = Field(default=2_000_000_000, gt=0)
 
 
+class PaperConfig(BaseModel):
+    """What `sitegen paper` must produce: figure names, table stems and text names."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    required: list[str] = Field(default_factory=list)
+
+
 class SiteConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -32,6 +39,7 @@ class SiteConfig(BaseModel):
     base_url: str = "/"
     families: list[str] = Field(default_factory=lambda: ["canonic"])
     limits: Limits = Field(default_factory=Limits)
+    paper: PaperConfig = Field(default_factory=PaperConfig)
 
 
 def load_config(root: Path | str = ".") -> SiteConfig:

@@ -1,9 +1,12 @@
-"""Figures: Vega-Lite specs rendered to SVG at build time, cached by content.
+"""Figures: Vega-Lite specs rendered at build time to SVG and PNG, cached by content.
 
-Rendering is the costliest step per item (vl-convert: ~0.9 s for its first call, ~0.1 s per
-chart after), and Altair's import alone is ~0.5 s, so neither is paid when the cache already
-holds the SVG for the same figure name, data and drawing code. The SVG has no script and
-is byte-stable across runs, so a cached file is exactly what a fresh render would give.
+Every figure is published three ways under one stem: `<name>.svg` (also inlined in its page),
+`<name>.png` (2x, for slides and papers) and `<name>.vl.json` (the Vega-Lite spec with its
+data, so anyone can re-render it). Rendering is the costliest step per item (vl-convert:
+~0.9 s for its first call in a process, ~0.1 s per chart after; Altair's import ~0.5 s), so
+nothing is drawn when the cache holds the files for the same name, data and drawing code.
+vl-convert's output has no script and is byte-stable, so a cached file is exactly what a
+fresh render would give.
 """
 
 from __future__ import annotations
@@ -12,16 +15,27 @@ import hashlib
 import inspect
 import json
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 from sitegen.families import Figure
 
+PNG_SCALE = 2
+
+
+@dataclass(frozen=True)
+class Rendered:
+    svg: str
+    png: bytes
+    spec: bytes  # the Vega-Lite JSON, deterministic
+
 
 def figure_key(fig: Figure) -> str:
     """SHA-256 over the figure's name, its data, the source of its drawing function and
-    the versions of the libraries that turn it into SVG."""
+    the versions of the libraries that draw it."""
     h = hashlib.sha256()
     h.update(fig.name.encode())
     h.update(json.dumps(fig.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
@@ -29,37 +43,69 @@ def figure_key(fig: Figure) -> str:
     h.update(fig.draw.__qualname__.encode())
     for dist in ("altair", "vl-convert-python"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
+    h.update(f"png@{PNG_SCALE}x".encode())
     return h.hexdigest()
 
 
-def render_svg(fig: Figure) -> str:
+def render(fig: Figure) -> Rendered:
     import vl_convert as vlc  # late: only when a figure must actually be drawn
 
-    return vlc.vegalite_to_svg(fig.draw(fig.data))
+    spec = fig.draw(fig.data)
+    return Rendered(
+        svg=vlc.vegalite_to_svg(spec),
+        png=vlc.vegalite_to_png(spec, scale=PNG_SCALE),
+        spec=(json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+    )
 
 
-def render_all(figures: list[Figure], cache_dir: Path | None) -> dict[str, str]:
-    """name -> SVG text for every figure, from the cache where possible. Misses render in
-    worker processes: vl-convert serialises calls within one process."""
-    out: dict[str, str] = {}
+def _read_cache(base: Path) -> Rendered | None:
+    parts = [base.with_suffix(s) for s in (".svg", ".png", ".json")]
+    if not all(p.is_file() for p in parts):
+        return None
+    return Rendered(parts[0].read_text(encoding="utf-8"), parts[1].read_bytes(), parts[2].read_bytes())
+
+
+def _write_cache(base: Path, r: Rendered) -> None:
+    base.parent.mkdir(parents=True, exist_ok=True)
+    for suffix, data in ((".svg", r.svg.encode("utf-8")), (".png", r.png), (".json", r.spec)):
+        tmp = base.with_suffix(f"{suffix}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(base.with_suffix(suffix))  # a killed build never leaves a half-written entry
+
+
+def render_all(figures: list[Figure], cache_dir: Path | None) -> dict[str, Rendered]:
+    """name -> rendered figure, from the cache where possible. Misses render in worker
+    processes: vl-convert serialises calls within one process."""
+    out: dict[str, Rendered] = {}
     misses: list[tuple[Figure, Path | None]] = []
     for fig in figures:
-        cached = cache_dir / f"{figure_key(fig)}.svg" if cache_dir else None
-        if cached is not None and cached.is_file():
-            out[fig.name] = cached.read_text(encoding="utf-8")
+        base = cache_dir / figure_key(fig) if cache_dir else None
+        hit = _read_cache(base) if base is not None else None
+        if hit is not None:
+            out[fig.name] = hit
         else:
-            misses.append((fig, cached))
+            misses.append((fig, base))
     workers = min(len(misses), os.cpu_count() or 1, 4)
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            svgs = list(pool.map(render_svg, [fig for fig, _ in misses]))
+            done = list(pool.map(render, [fig for fig, _ in misses]))
     else:
-        svgs = [render_svg(fig) for fig, _ in misses]
-    for (fig, cached), svg in zip(misses, svgs):
-        if cached is not None:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(svg, encoding="utf-8")
-            tmp.replace(cached)  # a killed build never leaves a half-written cache entry
-        out[fig.name] = svg
+        done = [render(fig) for fig, _ in misses]
+    for (fig, base), r in zip(misses, done):
+        if base is not None:
+            _write_cache(base, r)
+        out[fig.name] = r
     return out
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def inline_svg(svg: str, prefix: str) -> str:
+    """SVG text ready to sit inside an HTML page: no XML prolog, and any ids (clip paths,
+    gradients) prefixed so that two figures on one page cannot collide."""
+    svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
+    ids = set(_ID.findall(svg))
+    for i in sorted(ids, key=len, reverse=True):
+        svg = svg.replace(f'id="{i}"', f'id="{prefix}-{i}"').replace(f"url(#{i})", f"url(#{prefix}-{i})").replace(f'href="#{i}"', f'href="#{prefix}-{i}"')
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)

@@ -8,6 +8,9 @@ standard library's C scanner with an ``object_pairs_hook`` sees every pair.
 from __future__ import annotations
 
 import hashlib
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 import json
 import re
 from dataclasses import dataclass, field
@@ -262,6 +265,25 @@ class JsonlReader:
     def _done(self, src: SourceFile) -> None:
         self.source = src
         self.loaded.files.append(src)
+
+
+def map_chunks(fn: Callable[[RawChunk], Any], chunks: Iterator[RawChunk], n_bytes: int, parallel_bytes: int = 8_000_000) -> Iterator[Any]:
+    """fn(chunk) for every chunk, yielded in file order. A file of `parallel_bytes` or more is
+    worked on by a process pool, with at most two chunks per worker in flight so memory stays
+    bounded; `fn` must be picklable (a module-level function, or a partial of one)."""
+    workers = min(os.cpu_count() or 1, 4)
+    if n_bytes < parallel_bytes or workers < 2:
+        for chunk in chunks:
+            yield fn(chunk)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.append(pool.submit(fn, chunk))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def read_jsonl(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, list[JsonRecord]]:

@@ -91,6 +91,27 @@ def relative_url(target: str, from_page: str) -> str:
     return rel + (f"#{frag}" if frag else "")
 
 
+FIGURE_MARK = "<!--sitegen:figure {name}-->"
+_FIGURE_MARK = re.compile(r"<!--sitegen:figure ([A-Za-z0-9._/-]+)-->")
+
+
+def inline_figure(name: str) -> Markup:
+    """A placeholder for a figure's inline SVG. Pages render before figures are drawn (so a
+    template error does not wait for the slowest stage); place_figures() fills them in.
+    Untrusted text cannot forge one: it is escaped, and '<!--' does not survive escaping."""
+    return Markup(FIGURE_MARK.format(name=name))
+
+
+def place_figures(html: str, drawn: dict) -> str:
+    from sitegen.figures import inline_svg
+
+    def sub(m: re.Match) -> str:
+        name = m.group(1)
+        return inline_svg(drawn[name].svg, "f-" + re.sub(r"[^a-z0-9]+", "-", name.lower()))
+
+    return _FIGURE_MARK.sub(sub, html)
+
+
 def environment(templates_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
@@ -104,6 +125,8 @@ def environment(templates_dir: Path) -> jinja2.Environment:
     env.filters["fmt2"] = lambda x: "–" if x is None else f"{x:.2f}"
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
+    env.filters["short"] = lambda h, n=12: h[:n]
+    env.globals["inline_figure"] = inline_figure
     return env
 
 

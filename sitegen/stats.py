@@ -77,3 +77,61 @@ def rank_bands(intervals: Sequence[Interval]) -> dict[str, int]:
             reach = min(reach, iv.low)
         bands[iv.key] = band
     return bands
+
+
+def difference_bootstrap(a: np.ndarray, b: np.ndarray, seed: int, resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Percentile bootstrap interval of mean(a) - mean(b), each group resampled on its own::
+
+        rng = numpy.random.default_rng(seed)
+        ia = rng.integers(0, len(a), size=(resamples, len(a)))
+        ib = rng.integers(0, len(b), size=(resamples, len(b)))
+        numpy.percentile(a[ia].mean(axis=1) - b[ib].mean(axis=1), [2.5, 97.5])
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if len(a) == 0 or len(b) == 0:
+        raise ValueError("a difference bootstrap needs at least one score in each group")
+    rng = np.random.default_rng(seed)
+    ia = rng.integers(0, len(a), size=(resamples, len(a)))
+    ib = rng.integers(0, len(b), size=(resamples, len(b)))
+    tail = (100.0 - confidence) / 2.0
+    lo, hi = np.percentile(a[ia].mean(axis=1) - b[ib].mean(axis=1), [tail, 100.0 - tail])
+    return float(lo), float(hi)
+
+
+def average_ranks(values: Sequence[float]) -> list[float]:
+    """Ranks 1..n, ties sharing the mean of the ranks they span.
+
+    >>> average_ranks([10, 20, 20, 30])
+    [1.0, 2.5, 2.5, 4.0]
+    """
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return ranks
+
+
+def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rank correlation: Pearson's r of the average ranks. None when it is not
+    defined (fewer than two pairs, or no variation in either ranking).
+
+    >>> spearman_rho([1, 2, 3, 4], [10, 30, 20, 40])
+    0.8
+    """
+    if len(x) != len(y):
+        raise ValueError("x and y must pair up")
+    if len(x) < 2:
+        return None
+    rx, ry = np.array(average_ranks(x)), np.array(average_ranks(y))
+    dx, dy = rx - rx.mean(), ry - ry.mean()
+    denom = float(np.sqrt((dx * dx).sum() * (dy * dy).sum()))
+    if denom == 0.0:
+        return None
+    return round(float((dx * dy).sum()) / denom, 12)

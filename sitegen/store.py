@@ -46,3 +46,8 @@ def rows(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) ->
     if not _ORDER_BY.search(sql):
         raise ValueError("a query whose rows leave the store must have an ORDER BY:\n" + sql)
     return db.execute(sql, list(params)).fetchall()
+
+
+def has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
+    (found,), = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]).fetchall()
+    return found > 0

@@ -26,6 +26,7 @@ class Table:
     columns: list[str]
     rows: list[tuple]
     sources: dict[str, str]  # artifact file -> SHA-256 it was computed from
+    computation: str  # the name of the computation that produced it (recorded in the manifest)
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,16 @@ class Figure:
     """A chart drawn at build time. `draw(data)` returns a Vega-Lite spec (dict); it is only
     called when the figure cache has no SVG for (name, data, the drawing code)."""
 
-    name: str  # output path without suffix, e.g. "canonic/figure-1"
-    data: list[dict]
+    name: str  # output path without suffix, e.g. "canonic/book-opening/figure"
+    data: list[dict]  # also published as <name>.csv and shown as the figure's data table
     draw: Callable[[list[dict]], dict]
     alt: str  # the text alternative: what the figure shows, in words
     sources: dict[str, str]
+    computation: str
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.data[0]) if self.data else []
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,10 @@ class Outputs:
     fragments: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     # What the site home says about this family: title, link, one line, synthetic flag.
     summary: dict[str, Any] = field(default_factory=dict)
+    # Input files published as they are under raw/, so `sitegen verify` can recompute from them.
+    raw_files: list[str] = field(default_factory=list)
+    # Generated text a paper can cite, by name: "canonic.public-rows" -> "77 of 78 rows ...".
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 class Family(Protocol):

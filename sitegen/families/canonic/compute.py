@@ -14,6 +14,7 @@ import numpy as np
 
 from sitegen import stats
 from sitegen.families.canonic import store as cstore
+from sitegen.families.canonic.evidence import Evidence, compute_evidence
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
 GATE_NUMERATOR, GATE_DENOMINATOR = 4, 5  # a row publishes when counted / total >= 4/5 (80%)
@@ -75,6 +76,7 @@ class CanonicResults:
     rows_published: int
     exclusions: list[tuple[str, str, int]] = field(default_factory=list)
     example: WorkedExample | None = None
+    evidence: Evidence | None = None
 
     @property
     def sweep(self):
@@ -152,7 +154,8 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     return CanonicResults(
         input=inp, boards=boards, cells_total=total, cells_counted=counted,
         rows_total=rows_total, rows_published=rows_published,
-        exclusions=cstore.exclusions_by_reason(db), example=_worked_example(db, inp, boards))
+        exclusions=cstore.exclusions_by_reason(db), example=_worked_example(db, inp, boards),
+        evidence=compute_evidence(db, inp, boards))
 
 
 def _worked_example(db, inp: CanonicInput, boards: list[Board]) -> WorkedExample | None:

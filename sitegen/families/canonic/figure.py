@@ -29,3 +29,42 @@ def draw_domain_panel(data: list[dict]) -> dict:
     spec = chart.to_dict()
     spec["datasets"] = {"rows": [{k: d[k] for k in ("model", "score", "low", "high")} for d in data]}
     return spec
+
+
+def draw_exclusions(data: list[dict]) -> dict:
+    """Figure 2: excluded cells, stacked by reason, one bar per group (domain or model)."""
+    import altair as alt
+
+    groups = list(dict.fromkeys(d["group"] for d in data))
+    reasons = list(dict.fromkeys(d["reason"] for d in data))
+    chart = alt.Chart(alt.NamedData(name="rows")).mark_bar().encode(
+        y=alt.Y("group:N", sort=groups, title=None, axis=alt.Axis(labelLimit=160)),
+        x=alt.X("cells:Q", title="excluded cells", axis=alt.Axis(tickMinStep=1)),
+        color=alt.Color("reason:N", sort=reasons, title="reason",
+                        scale=alt.Scale(scheme="tableau10"), legend=alt.Legend(orient="bottom", columns=3)),
+        order=alt.Order("order:Q"),
+    ).properties(width=320, height=alt.Step(18)).configure_view(stroke=None).configure(font="sans-serif")
+    spec = chart.to_dict()
+    spec["datasets"] = {"rows": data}
+    return spec
+
+
+def draw_transfer(data: list[dict]) -> dict:
+    """Figure 3: sitcom score per show per model, a heatmap with the score written in each cell."""
+    import altair as alt
+
+    models = list(dict.fromkeys(d["model"] for d in data))
+    shows = list(dict.fromkeys(d["show"] for d in data))
+    base = alt.Chart(alt.NamedData(name="rows")).encode(
+        x=alt.X("show:N", sort=shows, title=None, axis=alt.Axis(labelAngle=0, labelLimit=120, orient="top")),
+        y=alt.Y("model:N", sort=models, title=None, axis=alt.Axis(labelLimit=160)),
+    )
+    rect = base.mark_rect().encode(color=alt.Color("score:Q", scale=alt.Scale(scheme="blues", domain=[0, 100]), title="score"))
+    text = base.mark_text(fontSize=11).encode(
+        text=alt.Text("score:Q", format=".1f"),
+        color=alt.condition("datum.score > 60", alt.value("white"), alt.value("black")),
+    )
+    chart = (rect + text).properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
+    spec = chart.to_dict()
+    spec["datasets"] = {"rows": data}
+    return spec

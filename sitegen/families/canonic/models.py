@@ -173,7 +173,104 @@ class Cell(Strict):
     judgments: list[Judgment]
 
 
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Fingerprint = Annotated[str, StringConstraints(pattern=r"^([0-9a-f]{32}|[0-9a-f]{64})$")]
+ContentPath = Annotated[str, StringConstraints(pattern=r"^content/[A-Za-z0-9._/-]+\.md$", max_length=300)]
+
+
+class FreezeEntry(Strict):
+    """One frozen version of a document: what it hashed to and when it was frozen."""
+
+    version: Slug
+    fingerprint: Fingerprint
+    frozen_at: IsoTime
+    note: Annotated[str, StringConstraints(max_length=2000)] = ""
+
+
+class FrozenItem(Strict):
+    """A frozen input. `history` is oldest first; the last entry is the version in force.
+    Editing the document after its freeze needs a new entry (a version bump)."""
+
+    kind: Literal["rubric", "show-bible", "task-set"]
+    id: Slug  # the domain id for a rubric, the show id for a bible, "task-set"
+    path: ContentPath | None = None  # the markdown document, for a show bible
+    history: list[FreezeEntry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _path_for_bibles(self) -> "FrozenItem":
+        if (self.kind == "show-bible") != (self.path is not None):
+            raise ValueError("a path for a show-bible item, and only for one")
+        versions = [e.version for e in self.history]
+        if len(set(versions)) != len(versions):
+            raise ValueError(f"each version once in the history, got {versions}")
+        return self
+
+
+class FreezeFile(Strict):
+    """data/canonic/freeze.json: the freeze record of the rubrics, Show Bibles and task set."""
+
+    schema_: Literal["canonic.freeze/1"] = Field(alias="schema")
+    frozen_at: IsoTime
+    items: list[FrozenItem] = Field(min_length=1)
+
+
+class ProbeJudgment(Strict):
+    judge: Slug
+    anchors: dict[Slug, float]
+    rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
+
+
+class Probe(Strict):
+    """A reward-hacking probe: an engineered output that should not score well, scored by
+    both judges like any output. Caught when its score is at or below `max_score`."""
+
+    id: Slug
+    domain: Slug
+    task: Slug
+    attack: Text  # what the engineered output tries, in words
+    output: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
+    max_score: float = Field(ge=0, le=100)
+    judgments: list[ProbeJudgment] = Field(min_length=2, max_length=2)
+
+
+class ProbesFile(Strict):
+    """data/canonic/probes.json"""
+
+    schema_: Literal["canonic.probes/1"] = Field(alias="schema")
+    synthetic: bool
+    probes: list[Probe] = Field(min_length=1)
+
+
+class ExternalEntry(Strict):
+    model: Slug  # compared only when it equals a model id of the sweep exactly
+    name: Name
+    score: float
+
+
+class ExternalBoard(Strict):
+    """data/canonic/external.json: an external leaderboard to compare domain orders with."""
+
+    schema_: Literal["canonic.external/1"] = Field(alias="schema")
+    synthetic: bool
+    name: Name
+    source: Text  # the citation: who published it, where, when it was read
+    predeclared: list[Slug]  # domains whose comparison was declared before the sweep
+    entries: list[ExternalEntry] = Field(min_length=1)
+
+
+class Output(Strict):
+    """data/canonic/outputs.jsonl, one line: the text a model produced for a task."""
+
+    model: Slug
+    task: Slug
+    text: Annotated[str, StringConstraints(min_length=1, max_length=500_000)]
+
+
 ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
     "canonic.sweep": SweepFile,
     "canonic.cell": Cell,
+    "canonic.freeze": FreezeFile,
+    "canonic.probes": ProbesFile,
+    "canonic.external": ExternalBoard,
+    "canonic.output": Output,
 }

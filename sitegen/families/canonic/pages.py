@@ -10,6 +10,7 @@ from collections import Counter
 
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
+from sitegen.families.canonic.evidence_pages import evidence_outputs
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
@@ -32,7 +33,7 @@ def _board_table(res: CanonicResults, board, sources) -> Table:
          r.counted, r.attempted, r.total, r.self_family, r.reason, r.seed)
         for r in board.rows
     ]
-    return Table(f"canonic/{board.domain}/board", f"Canonic Stage 1, {board.name}: board", BOARD_COLUMNS, rows, sources)
+    return Table(f"canonic/{board.domain}/board", f"Canonic Stage 1, {board.name}: board", BOARD_COLUMNS, rows, sources, "canonic.board")
 
 
 def outputs(res: CanonicResults) -> Outputs:
@@ -56,7 +57,7 @@ def outputs(res: CanonicResults) -> Outputs:
         b.domain: Figure(
             f"canonic/{b.domain}/figure",
             [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high} for r in b.published],
-            draw_domain_panel, _panel_alt(b), sources)
+            draw_domain_panel, _panel_alt(b), sources, "canonic.board")
         for b in res.boards
     }
     withheld = [(b.name, r) for b in res.boards for r in b.withheld]
@@ -67,7 +68,8 @@ def outputs(res: CanonicResults) -> Outputs:
     }
     tables = [_board_table(res, b, sources) for b in res.boards]
     tables.append(Table("canonic/exclusions", "Canonic Stage 1: cells counted and excluded, by domain and reason",
-                        ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources))
+                        ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources,
+                        "canonic.exclusions"))
 
     pages = [Page("canonic/index.html", "canonic/home.html", "Canonic Stage 1", {
         **common, "figures": figures, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
@@ -87,9 +89,25 @@ def outputs(res: CanonicResults) -> Outputs:
     }
     summary = {
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
+        "links": [("Boards", "canonic/"), ("Method", "canonic/method/"), ("Verification", "canonic/verification/"),
+                  ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")],
         "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
     }
-    return Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary)
+    raw = [SWEEP_FILE, CELLS_FILE, inp.freeze_file.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
+    raw += [f.document for f in inp.frozen if f.kind == "show-bible"]
+    texts = {
+        "canonic.public-rows": f"{res.rows_published} of {res.rows_total} model-domain rows met the publication gate.",
+        "canonic.counted-cells": f"The benchmark evaluates {res.cells_total:,} cells, of which {res.cells_counted:,} counted under the two-judge rule.",
+        "canonic.artifact": f"Artifact SHA-256 {inp.cells_file.sha256} (cells.jsonl); sweep definition SHA-256 {inp.sweep_file.sha256}.",
+        "canonic.task-set": f"The public task-set fingerprint is {s.task_set_fingerprint}.",
+    }
+    if withheld:
+        listed = "; ".join(f"{r.name} on {dname}" for dname, r in withheld)
+        texts["canonic.withheld"] = f"Withheld by the publication gate, visibly rather than silently removed: {listed}."
+    out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
+                  raw_files=sorted(raw), texts=texts)
+    evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
+    return out
 
 
 def _panel_alt(board) -> str:

@@ -121,3 +121,77 @@ def cell_anchors(db, model: str, task: str) -> list[tuple]:
         JOIN judgments j ON j.model = a.model AND j.task = a.task AND j.seq = a.seq
         WHERE a.model = ? AND a.task = ? AND j.prompt = 'standard'
         ORDER BY a.seq, a.dimension""", [model, task])
+
+
+def exclusions_by_model(db) -> list[tuple]:
+    """(model, status, cells) for every model and status present, in roster order."""
+    return store.rows(db, """
+        SELECT s.model, s.status, count(*) FROM cell_status s JOIN models m ON m.id = s.model
+        GROUP BY s.model, m.ord, s.status ORDER BY m.ord, s.status""")
+
+
+def counted_with_origin(db) -> list[tuple]:
+    """(model, domain, origin, task, task_score) of every counted cell."""
+    return store.rows(db, """
+        SELECT model, domain, origin, task, task_score FROM cell_status
+        WHERE status = 'counted' ORDER BY model, domain, origin, task""")
+
+
+def judge_pairs(db) -> list[tuple]:
+    """(domain, task, model, judge, weighted) of both standard scores of every counted cell."""
+    return store.rows(db, """
+        SELECT s.domain, s.task, s.model, j.judge, j.weighted
+        FROM cell_status s JOIN judgments j ON j.model = s.model AND j.task = s.task
+        WHERE s.status = 'counted' AND j.prompt = 'standard' AND j.outcome = 'score'
+        ORDER BY s.domain, s.task, s.model, j.judge""")
+
+
+def reframed(db) -> list[tuple]:
+    """(domain, task, model, judge, reframed weighted score) of every cell excluded as reframe."""
+    return store.rows(db, """
+        SELECT s.domain, s.task, s.model, j.judge, j.weighted
+        FROM cell_status s JOIN judgments j ON j.model = s.model AND j.task = s.task
+        JOIN domains d ON d.id = s.domain JOIN models m ON m.id = s.model
+        WHERE s.status = 'reframe' AND j.prompt = 'reframe' AND j.outcome = 'score'
+        ORDER BY d.ord, s.task, m.ord, j.judge""")
+
+
+def sitcom_by_show(db) -> list[tuple]:
+    """(model, show, counted tasks, mean task score) for counted cells of tasks with a show."""
+    return store.rows(db, """
+        SELECT s.model, s.show, count(*), avg(s.task_score) FROM cell_status s
+        JOIN models m ON m.id = s.model
+        WHERE s.status = 'counted' AND s.show IS NOT NULL
+        GROUP BY s.model, m.ord, s.show ORDER BY m.ord, s.show""")
+
+
+def show_dimension_means(db) -> list[tuple]:
+    """(show, dimension, mean anchor) over both judges' standard scores of counted cells."""
+    return store.rows(db, """
+        SELECT s.show, a.dimension, avg(a.anchor), count(*) FROM cell_status s
+        JOIN judgments j ON j.model = s.model AND j.task = s.task
+        JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+        WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
+        GROUP BY s.show, a.dimension ORDER BY s.show, a.dimension""")
+
+
+def ladder_candidates(db) -> list[tuple]:
+    """(domain, task, model, task_score) of every counted cell, by task then score."""
+    return store.rows(db, """
+        SELECT domain, task, model, task_score FROM cell_status
+        WHERE status = 'counted' ORDER BY domain, task, task_score, model""")
+
+
+def output_texts(db, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The published output text of each (model, task) asked for, where the release has it."""
+    if not keys or not store.has_table(db, "outputs"):
+        return {}
+    wanted = pa.table({"model": [k[0] for k in keys], "task": [k[1] for k in keys]})
+    db.register("_wanted", wanted)
+    try:
+        found = store.rows(db, """
+            SELECT o.model, o.task, o.text FROM outputs o JOIN _wanted w USING (model, task)
+            ORDER BY o.model, o.task""")
+    finally:
+        db.unregister("_wanted")
+    return {(m, t): text for m, t, text in found}

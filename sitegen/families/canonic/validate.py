@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +24,10 @@ from pydantic import TypeAdapter
 from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
-from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, parse_chunk, read_json
-from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, SweepFile
+from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
+from sitegen.families.canonic import evidence_intake as ev
+from sitegen.families.canonic.evidence_intake import FrozenCheck
+from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, ExternalBoard, ProbesFile, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
 CELLS_FILE = "data/canonic/cells.jsonl"
@@ -37,7 +37,6 @@ _CELLS = TypeAdapter(list[Cell])
 
 
 CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call fast
-PARALLEL_BYTES = 8_000_000  # below this a process pool costs more than it saves
 
 
 SCHEMAS = {
@@ -68,9 +67,16 @@ class CanonicInput:
     """The validated artifact, ready for the store."""
 
     sweep: SweepFile
-    tables: dict[str, pa.Table]  # cells, judgments, anchors (see SCHEMAS)
+    tables: dict[str, pa.Table]  # cells, judgments, anchors (see SCHEMAS); outputs when published
     sweep_file: SourceFile
     cells_file: SourceFile
+    frozen: list[FrozenCheck]
+    freeze_file: SourceFile
+    probes: ProbesFile | None = None
+    probes_file: SourceFile | None = None
+    external: ExternalBoard | None = None
+    external_file: SourceFile | None = None
+    outputs_file: SourceFile | None = None
 
 
 def task_set_fingerprint(tasks) -> str:
@@ -119,7 +125,7 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
     # run reports every problem in both files.
     reader = JsonlReader(root, cells_path, loaded, max_bytes)
     parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
-    for tables, found in _check_chunks(sweep, reader.raw_chunks(CHUNK), cells_path.stat().st_size):
+    for tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), cells_path.stat().st_size):
         problems.extend(found)
         for t, table in (tables or {}).items():
             parts[t].append(table)
@@ -127,9 +133,19 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
         return None
     tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
     problems.extend(_duplicate_cells(tables["cells"]))
+
+    freeze_src, frozen = ev.load_freeze(root, loaded, max_bytes, sweep)
+    probes_src, probes = ev.load_probes(root, loaded, max_bytes, sweep)
+    external_src, external = ev.load_external(root, loaded, max_bytes, sweep)
+    # Outputs are checked against the cells only when the cells are sound; otherwise every
+    # output of a broken cell line would be reported a second time.
+    outputs_src, outputs = ev.load_outputs(root, loaded, max_bytes, None if problems else tables["cells"])
+    if outputs is not None:
+        tables["outputs"] = outputs
     if problems:
         return None
-    return CanonicInput(sweep, tables, sweep_src, reader.source)
+    return CanonicInput(sweep, tables, sweep_src, reader.source, frozen, freeze_src,
+                        probes, probes_src, external, external_src, outputs_src)
 
 
 def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
@@ -150,24 +166,6 @@ def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa
     checker = _CellChecker(sweep)
     checker.check(cells, [r.line for r in clean if r.line not in bad])
     return checker.columns.to_arrow(), problems + checker.problems
-
-
-def _check_chunks(sweep: SweepFile | None, chunks, n_bytes: int):
-    """Yield each chunk's result in file order. Large files go through worker processes, at
-    most two chunks per worker in flight so memory stays bounded."""
-    workers = min(os.cpu_count() or 1, 4)
-    if n_bytes < PARALLEL_BYTES or workers < 2:
-        for chunk in chunks:
-            yield _check_chunk(sweep, chunk)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque = deque()
-        for chunk in chunks:
-            pending.append(pool.submit(_check_chunk, sweep, chunk))
-            if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
 
 
 def _duplicate_cells(cells: pa.Table) -> list[Problem]:

@@ -1,0 +1,202 @@
+"""The failure record and the diagnostics: every number that can weaken trust in the
+boards, computed from the same store as the boards and published beside them.
+
+Probes, contamination split, judge calibration, the reframe appendix, sitcom transfer, the
+external rank comparison and the score ladders. Nothing here corrects a score: each analysis
+is published as measured.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from sitegen import stats
+from sitegen.families.canonic import store as cstore
+from sitegen.families.canonic.validate import CanonicInput, weighted_score
+
+CONTAMINATION_LABEL = "contamination"  # the last part of the split's seed text
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    id: str
+    domain: str
+    task: str
+    attack: str
+    output: str
+    max_score: float
+    judge_scores: list[tuple[str, float]]  # (judge id, weighted score)
+    score: float
+    caught: bool
+
+
+@dataclass(frozen=True)
+class SplitRow:
+    model: str
+    domain: str
+    n_novel: int
+    n_canonical: int
+    novel: float
+    canonical: float
+    difference: float
+    low: float
+    high: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class Calibration:
+    domain: str
+    n: int  # counted cells, each scored by both judges
+    means: list[tuple[str, float]]  # (judge id, mean weighted score)
+    offset: float  # first judge's mean minus the second's
+    disagreement: float  # mean absolute difference between the two judges on one cell
+
+
+@dataclass(frozen=True)
+class Comparison:
+    domain: str
+    predeclared: bool
+    pairs: list[tuple[str, float, float]]  # (model id, domain score, external score)
+    rho: float | None
+
+
+@dataclass(frozen=True)
+class Rung:
+    position: str  # low, middle, high
+    model: str
+    task_score: float
+    judge_scores: list[tuple[str, float]]
+    text: str | None  # None when the release does not publish this output
+
+
+@dataclass(frozen=True)
+class Ladder:
+    domain: str
+    task: str
+    candidates: int  # publishable outputs for the task
+    rungs: list[Rung]
+    strict: bool  # both judges scored low < middle < high
+
+
+@dataclass(frozen=True)
+class Evidence:
+    exclusions_by_model: list[tuple[str, str, int]]
+    probes: list[ProbeResult]
+    split: list[SplitRow]
+    calibration: list[Calibration]
+    reframes: list[tuple[str, str, str, str, float]]  # domain, task, model, judge, reframed score
+    by_show: list[tuple[str, str, int, float]]  # model, show, counted tasks, mean score
+    show_dimensions: list[tuple[str, str, float, int]]  # show, dimension, mean anchor, n
+    comparisons: list[Comparison]
+    ladders: list[Ladder]
+    tasks_total: int
+
+    @property
+    def ladders_strict(self) -> int:
+        return sum(1 for lad in self.ladders if lad.strict)
+
+
+def compute_evidence(db, inp: CanonicInput, boards) -> Evidence:
+    s = inp.sweep
+    published = {(r.model, b.domain): r for b in boards for r in b.published}
+    return Evidence(
+        exclusions_by_model=cstore.exclusions_by_model(db),
+        probes=_probes(inp),
+        split=_split(db, s.sweep.id, published),
+        calibration=_calibration(db, [j.id for j in s.judges], [d.id for d in s.domains]),
+        reframes=cstore.reframed(db),
+        by_show=cstore.sitcom_by_show(db),
+        show_dimensions=cstore.show_dimension_means(db),
+        comparisons=_comparisons(inp, boards),
+        ladders=_ladders(db, [j.id for j in s.judges], published),
+        tasks_total=len(s.tasks),
+    )
+
+
+def _probes(inp: CanonicInput) -> list[ProbeResult]:
+    if inp.probes is None:
+        return []
+    rubrics = {d.id: d.rubric for d in inp.sweep.domains}
+    order = [j.id for j in inp.sweep.judges]
+    out = []
+    for p in inp.probes.probes:
+        by_judge = {j.judge: weighted_score(rubrics[p.domain], j.anchors) for j in p.judgments}
+        judge_scores = [(jid, by_judge[jid]) for jid in order]
+        score = float(np.mean([v for _, v in judge_scores]))
+        out.append(ProbeResult(p.id, p.domain, p.task, p.attack, p.output, p.max_score, judge_scores, score, score <= p.max_score))
+    return out
+
+
+def _split(db, sweep_id: str, published) -> list[SplitRow]:
+    """Novel minus canonical-anchored premise scores for each published row, with a seeded
+    bootstrap interval of the difference (seed text: sweep|model|domain|contamination)."""
+    groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
+    for model, domain, origin, _task, score in cstore.counted_with_origin(db):
+        groups[(model, domain)][origin].append(score)
+    out = []
+    for (model, domain), g in sorted(groups.items()):
+        if (model, domain) not in published or not g["novel"] or not g["canonical-anchored"]:
+            continue
+        a, b = np.array(g["novel"]), np.array(g["canonical-anchored"])
+        seed = stats.derive_seed(sweep_id, model, domain, CONTAMINATION_LABEL)
+        low, high = stats.difference_bootstrap(a, b, seed)
+        out.append(SplitRow(model, domain, len(a), len(b), float(a.mean()), float(b.mean()), float(a.mean() - b.mean()), low, high, seed))
+    return out
+
+
+def _calibration(db, judges: list[str], domains: list[str]) -> list[Calibration]:
+    cells: dict[str, dict[tuple[str, str], dict[str, float]]] = defaultdict(dict)
+    for domain, task, model, judge, weighted in cstore.judge_pairs(db):
+        cells[domain].setdefault((model, task), {})[judge] = weighted
+    out = []
+    for d in domains:
+        pairs = [(c[judges[0]], c[judges[1]]) for c in cells.get(d, {}).values() if len(c) == 2]
+        if not pairs:
+            continue
+        arr = np.array(pairs)
+        means = arr.mean(axis=0)
+        out.append(Calibration(d, len(pairs), [(judges[0], float(means[0])), (judges[1], float(means[1]))],
+                               float(means[0] - means[1]), float(np.abs(arr[:, 0] - arr[:, 1]).mean())))
+    return out
+
+
+def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
+    """Spearman's rho between each domain's published scores and the external leaderboard,
+    over exact model-identity matches only."""
+    if inp.external is None:
+        return []
+    ext = {e.model: e.score for e in inp.external.entries}
+    out = []
+    for b in boards:
+        pairs = [(r.model, r.score, ext[r.model]) for r in b.published if r.model in ext]
+        rho = stats.spearman_rho([p[1] for p in pairs], [p[2] for p in pairs])
+        out.append(Comparison(b.domain, b.domain in inp.external.predeclared, pairs, rho))
+    return out
+
+
+def _ladders(db, judges: list[str], published) -> list[Ladder]:
+    """For each task with at least three publishable outputs (counted cells of published
+    rows): the lowest, the middle and the highest by task score (ties broken by model id)."""
+    per_task: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
+    for domain, task, model, score in cstore.ladder_candidates(db):
+        if (model, domain) in published:
+            per_task[(domain, task)].append((model, score))
+    judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for _domain, task, model, judge, weighted in cstore.judge_pairs(db):
+        judge_scores[(model, task)][judge] = weighted
+    chosen = {}
+    for key, cands in per_task.items():
+        if len(cands) >= 3:
+            ordered = sorted(cands, key=lambda c: (c[1], c[0]))
+            chosen[key] = (len(cands), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
+    texts = cstore.output_texts(db, sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs}))
+    ladders = []
+    for (domain, task), (n, picks) in sorted(chosen.items()):
+        rungs = [Rung(pos, m, sc, [(j, judge_scores[(m, task)][j]) for j in judges], texts.get((m, task))) for pos, (m, sc) in picks]
+        strict = all(rungs[0].judge_scores[k][1] < rungs[1].judge_scores[k][1] < rungs[2].judge_scores[k][1] for k in range(len(judges)))
+        ladders.append(Ladder(domain, task, n, rungs, strict))
+    return ladders

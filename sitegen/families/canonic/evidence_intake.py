@@ -1,0 +1,211 @@
+"""Intake of the evidence artifacts that sit beside the score artifact:
+
+- data/canonic/freeze.json     the freeze record: every rubric, Show Bible and the task set,
+                               with the fingerprint each had when frozen (required);
+- data/canonic/probes.json     reward-hacking probes and how the judges scored them;
+- data/canonic/external.json   an external leaderboard for the rank comparison;
+- data/canonic/outputs.jsonl   the model outputs, for the score ladders.
+
+The last three are optional: a release without them publishes a page that says so. The freeze
+record is not optional: without it nothing proves the inputs are the ones that were frozen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import pyarrow as pa
+from pydantic import TypeAdapter
+
+from sitegen.aggregate import is_aggregate_key
+from sitegen.contract import validate_many, validate_one
+from sitegen.errors import Problem, short_repr
+from sitegen.fingerprint import record_fingerprint, text_fingerprint
+from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
+from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, FreezeFile, FrozenItem, Output, ProbesFile, SweepFile
+
+FREEZE_FILE = "data/canonic/freeze.json"
+PROBES_FILE = "data/canonic/probes.json"
+EXTERNAL_FILE = "data/canonic/external.json"
+OUTPUTS_FILE = "data/canonic/outputs.jsonl"
+
+_OUTPUTS = TypeAdapter(list[Output])
+
+
+@dataclass(frozen=True)
+class FrozenCheck:
+    """One frozen input as the build found it."""
+
+    kind: str
+    id: str
+    document: str  # where the content lives: a markdown path, or a JSON path in sweep.json
+    version: str
+    recorded: str
+    recomputed: str
+    frozen_at: str
+    history: list  # FreezeEntry, oldest first
+
+
+def _read_model(root: Path, rel: str, model, loaded: Loaded, max_bytes: int, required: bool):
+    path = root / rel
+    if not path.is_file():
+        if required:
+            loaded.problems.append(Problem(rel, None, "", "this file (the Canonic family needs it)", "no such file"))
+        return None, None
+    src, rec = read_json(root, path, loaded, max_bytes, is_aggregate_key)
+    if rec is None:
+        return src, None
+    if rec.screened:
+        loaded.problems.append(Problem(rel, None, "", "no cross-domain aggregate field (Canonic publishes no overall score)", "such a key"))
+        return src, None
+    value, errs = validate_one(model, rec.value, rel, None)
+    loaded.problems.extend(errs)
+    return src, value
+
+
+def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, list[FrozenCheck]]:
+    src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, max_bytes, required=True)
+    if freeze is None:
+        return src, []
+    out = loaded.problems
+    items: dict[tuple[str, str], tuple[int, FrozenItem]] = {}
+    for i, item in enumerate(freeze.items):
+        key = (item.kind, item.id)
+        if key in items:
+            out.append(Problem(FREEZE_FILE, None, f"$.items[{i}]", "one item per frozen input", f"{item.kind} {item.id!r} again"))
+        items.setdefault(key, (i, item))
+        for k in range(1, len(item.history)):
+            if item.history[k].frozen_at <= item.history[k - 1].frozen_at:
+                out.append(Problem(FREEZE_FILE, None, f"$.items[{i}].history[{k}].frozen_at", "a time after the previous version's", short_repr(item.history[k].frozen_at)))
+
+    # What must be frozen, and how each is fingerprinted now.
+    wanted: list[tuple[str, str, str, str, str | None]] = []  # kind, id, document, recomputed, version in use
+    for d_i, d in enumerate(sweep.domains):
+        wanted.append(("rubric", d.id, f"data/canonic/sweep.json $.domains[{d_i}].rubric",
+                       record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version))
+    from sitegen.families.canonic.validate import task_set_fingerprint  # late: validate imports this module
+
+    for sh in sweep.shows:
+        entry = items.get(("show-bible", sh.id))
+        path = entry[1].path if entry else f"content/canonic/bibles/{sh.id}.md"
+        doc = root / path
+        if not doc.is_file():
+            out.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
+            continue
+        wanted.append(("show-bible", sh.id, path, text_fingerprint(doc.read_bytes()), None))
+    wanted.append(("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks), None))
+
+    checks = []
+    for kind, item_id, document, recomputed, version_in_use in wanted:
+        entry = items.pop((kind, item_id), None)
+        if entry is None:
+            out.append(Problem(FREEZE_FILE, None, "$.items", f"a {kind} item for {item_id!r}", "none"))
+            continue
+        i, item = entry
+        current = item.history[-1]
+        if recomputed != current.fingerprint:
+            where, _, path = document.partition(" ")
+            out.append(Problem(where, None, path,
+                               f"fingerprint {current.fingerprint} ({kind} {item_id!r} version {current.version}, frozen {current.frozen_at}, "
+                               f"recorded in {FREEZE_FILE}); an edit after the freeze needs a version bump there",
+                               f"fingerprint {recomputed} recomputed from the content as it is now"))
+        if version_in_use is not None and version_in_use != current.version:
+            where, _, path = document.partition(" ")
+            out.append(Problem(where, None, path + ".version",
+                               f"version {current.version}, the version in force in {FREEZE_FILE} (a bumped rubric needs a re-sweep)",
+                               short_repr(version_in_use)))
+        checks.append(FrozenCheck(kind, item_id, document, current.version, current.fingerprint, recomputed, current.frozen_at, list(item.history)))
+    for (kind, item_id), (i, _item) in sorted(items.items()):
+        out.append(Problem(FREEZE_FILE, None, f"$.items[{i}]", "items only for the sweep's rubrics, shows and task set", f"{kind} {item_id!r}"))
+    return src, checks
+
+
+def load_probes(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:
+    src, probes = _read_model(root, PROBES_FILE, ProbesFile, loaded, max_bytes, required=False)
+    if probes is None:
+        return src, None
+    out = loaded.problems
+    domains = {d.id: d for d in sweep.domains}
+    tasks = {t.id: t for t in sweep.tasks}
+    judges = [j.id for j in sweep.judges]
+    seen = set()
+    for i, p in enumerate(probes.probes):
+        if p.id in seen:
+            out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].id", "unique probe ids", short_repr(p.id)))
+        seen.add(p.id)
+        dom = domains.get(p.domain)
+        if dom is None:
+            out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].domain", "one of the sweep's domains", short_repr(p.domain)))
+            continue
+        task = tasks.get(p.task)
+        if task is None or task.domain != p.domain:
+            out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].task", f"a task of the {p.domain} domain", short_repr(p.task)))
+        if sorted(j.judge for j in p.judgments) != sorted(judges):
+            out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].judgments", f"one record from each judge ({', '.join(judges)})",
+                               ", ".join(j.judge for j in p.judgments)))
+        dims = [d.id for d in dom.rubric.dimensions]
+        for k, j in enumerate(p.judgments):
+            if sorted(j.anchors) != sorted(dims):
+                out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].judgments[{k}].anchors", f"anchors for exactly {', '.join(dims)}", ", ".join(sorted(j.anchors))))
+            for d, v in j.anchors.items():
+                if v not in ANCHOR_VALUES:
+                    out.append(Problem(PROBES_FILE, None, json_path(("probes", i, "judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
+    return src, probes
+
+
+def load_external(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ExternalBoard | None]:
+    src, board = _read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, max_bytes, required=False)
+    if board is None:
+        return src, None
+    domains = {d.id for d in sweep.domains}
+    for i, d in enumerate(board.predeclared):
+        if d not in domains:
+            loaded.problems.append(Problem(EXTERNAL_FILE, None, f"$.predeclared[{i}]", "one of the sweep's domains", short_repr(d)))
+    seen = set()
+    for i, e in enumerate(board.entries):
+        if e.model in seen:
+            loaded.problems.append(Problem(EXTERNAL_FILE, None, f"$.entries[{i}].model", "each model once", short_repr(e.model)))
+        seen.add(e.model)
+    return src, board
+
+
+def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
+    records, problems = parse_chunk(chunk)
+    outputs, errs = validate_many(_OUTPUTS, records, OUTPUTS_FILE)
+    problems.extend(errs)
+    bad = {e.line for e in errs}
+    lines = [r.line for r in records if r.line not in bad]
+    return pa.table({
+        "model": pa.array([o.model for o in outputs], type=pa.string()),
+        "task": pa.array([o.task for o in outputs], type=pa.string()),
+        "text": pa.array([o.text for o in outputs], type=pa.string()),
+        "line": pa.array(lines, type=pa.int64()),
+    }), problems
+
+
+def load_outputs(root: Path, loaded: Loaded, max_bytes: int, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:
+    path = root / OUTPUTS_FILE
+    if not path.is_file():
+        return None, None
+    reader = JsonlReader(root, path, loaded, max_bytes)
+    parts = []
+    for table, found in map_chunks(_output_chunk, reader.raw_chunks(5000), path.stat().st_size):
+        loaded.problems.extend(found)
+        parts.append(table)
+    if not parts:
+        return reader.source, None
+    table = pa.concat_tables(parts)
+    ok: set[tuple[str, str]] = set()
+    if cells is not None:
+        cols = (cells.column(c).to_pylist() for c in ("model", "task", "gen_status"))
+        ok = {(m, t) for m, t, s in zip(*cols) if s == "ok"}
+    seen: dict[tuple[str, str], int] = {}
+    for m, t, line in zip(*(table.column(c).to_pylist() for c in ("model", "task", "line"))):
+        if cells is not None and (m, t) not in ok:
+            loaded.problems.append(Problem(OUTPUTS_FILE, line, "", "an output only for a cell of cells.jsonl whose generation is ok", f"{m} x {t}"))
+        first = seen.setdefault((m, t), line)
+        if first != line:
+            loaded.problems.append(Problem(OUTPUTS_FILE, line, "", f"one output per (model, task) (first at line {first})", f"{m} x {t} again"))
+    return reader.source, table.drop(["line"])

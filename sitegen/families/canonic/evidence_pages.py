@@ -1,0 +1,167 @@
+"""The evidence pages: verification (frozen inputs and the failure record), diagnostics
+(probes, sitcom transfer, external rank comparison) and the score ladders, with their
+downloads, Figures 2 and 3, and the generated sentences a paper may cite."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families.canonic.compute import CanonicResults
+from sitegen.families.canonic.figure import draw_exclusions, draw_transfer
+from sitegen.families.canonic.store import REASONS
+
+EXCERPT_CHARS = 1500  # outputs longer than this are excerpted, with a page for the full text
+
+# What a fingerprint mismatch would prove, by kind of frozen input.
+MISMATCH_MEANS = {
+    "rubric": "the rubric the judges scored against is not the one published here: every score in its domain would mean something else",
+    "show-bible": "the standard the show-conditioned sitcom dimensions were judged against changed after the freeze",
+    "task-set": "the tasks were edited after the freeze: the boards would compare answers to questions nobody published",
+}
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> tuple[str, bool]:
+    """The first `limit` characters, cut at a word boundary; and whether anything was cut."""
+    if len(text) <= limit:
+        return text, False
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit * 0.6 else cut).rstrip() + " …", True
+
+
+def ladder_path(task: str) -> str:
+    return f"canonic/ladders/{task}/index.html"
+
+
+def full_text_path(task: str, position: str) -> str:
+    return f"canonic/ladders/{task}/{position}/index.html"
+
+
+def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
+    ev = res.evidence
+    s = res.sweep
+    sources = common["sources"]
+    model_name = {m.id: m.name for m in s.models}
+    domain_name = {d.id: d.name for d in s.domains}
+    show = {sh.id: sh for sh in s.shows}
+    judges = [j.id for j in s.judges]
+    judge_name = {j.id: j.name for j in s.judges}
+    task_of = {t.id: t for t in s.tasks}
+    names = {"model_name": model_name, "domain_name": domain_name, "judge_name": judge_name, "shows": show, "judges": judges}
+
+    inp = res.input
+
+    def with_(*files) -> dict[str, str]:
+        """The sweep definition plus the artifact files a table is computed from."""
+        return {**{f.rel: f.sha256 for f in files if f is not None}}
+
+    def table(stem: str, title: str, columns: list[str], rows: list[tuple], computation: str, srcs: dict | None = None) -> Table:
+        t = Table(f"canonic/{stem}", title, columns, rows, srcs or sources, f"canonic.{computation}")
+        out.tables.append(t)
+        return t
+
+    # Frozen inputs ------------------------------------------------------------------------
+    frozen = res.input.frozen
+    table("fingerprints", "Frozen inputs: recorded and recomputed fingerprints",
+          ["kind", "id", "document", "version", "recorded", "recomputed", "frozen_at", "match"],
+          [(f.kind, f.id, f.document, f.version, f.recorded, f.recomputed, f.frozen_at, f.recorded == f.recomputed) for f in frozen],
+          "freeze", with_(inp.freeze_file, inp.sweep_file))
+
+    # Exclusions by model (Figure 2) -----------------------------------------------------------
+    by_model: dict[str, dict[str, int]] = defaultdict(dict)
+    for model, status, n in ev.exclusions_by_model:
+        by_model[model][status] = n
+    model_rows = [(m.id, m.name, by_model[m.id].get("counted", 0), *(by_model[m.id].get(r, 0) for r in REASONS)) for m in s.models]
+    table("exclusions-by-model", "Cells counted and excluded, by model and reason",
+          ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
+    by_domain = {row[0]: row for row in common["exclusion_rows"]}
+    fig2_domains = Figure("canonic/figure-2-domains", [
+        {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k}
+        for d in domain_name for k, r in enumerate(REASONS)], draw_exclusions,
+        _exclusions_alt("domain", [(domain_name[d], by_domain[d][2], by_domain[d][3:]) for d in domain_name]), sources, "canonic.exclusions")
+    fig2_models = Figure("canonic/figure-2-models", [
+        {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k}
+        for row in model_rows for k, r in enumerate(REASONS)], draw_exclusions,
+        _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in model_rows]), sources, "canonic.exclusions")
+
+    # Contamination split, calibration, reframes ----------------------------------------------
+    table("contamination", "Novel minus canonical-anchored premise scores, per published row",
+          ["model", "model_name", "domain", "n_novel", "n_canonical", "novel_mean", "canonical_mean", "difference", "ci_low", "ci_high", "bootstrap_seed"],
+          [(r.model, model_name[r.model], r.domain, r.n_novel, r.n_canonical, r.novel, r.canonical, r.difference, r.low, r.high, r.seed) for r in ev.split],
+          "contamination")
+    table("calibration", "Judge calibration per domain, as measured (no correction applied)",
+          ["domain", "cells", "judge_a", "judge_a_mean", "judge_b", "judge_b_mean", "offset_a_minus_b", "mean_abs_disagreement"],
+          [(c.domain, c.n, c.means[0][0], c.means[0][1], c.means[1][0], c.means[1][1], c.offset, c.disagreement) for c in ev.calibration],
+          "calibration")
+    table("reframes", "The reframe appendix: tasks that scored only after a reframed retry (excluded)",
+          ["domain", "task", "model", "judge", "reframed_score"], list(ev.reframes), "reframes")
+
+    # Probes, transfer, external comparison ------------------------------------------------
+    table("probes", "Reward-hacking probes",
+          ["probe", "domain", "task", "attack", "max_score", *[f"score_{j}" for j in judges], "score", "caught"],
+          [(p.id, p.domain, p.task, p.attack, p.max_score, *[v for _, v in p.judge_scores], p.score, p.caught) for p in ev.probes],
+          "probes", with_(inp.probes_file, inp.sweep_file))
+    show_rows = [(m, model_name[m], sh, show[sh].name, show[sh].format, n, sc) for m, sh, n, sc in ev.by_show]
+    table("sitcom-by-show", "Sitcom scene score per show per model (descriptive)",
+          ["model", "model_name", "show", "show_name", "format", "counted", "score"], show_rows, "transfer")
+    table("show-dimensions", "Mean anchor per show and sitcom dimension, both judges",
+          ["show", "show_name", "format", "dimension", "mean_anchor", "judgments"],
+          [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
+    show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
+    fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc} for m, sh, _n, sc in ev.by_show],
+                  draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
+    table("external-comparison", "Rank comparison with the external leaderboard (exact model-identity matches)",
+          ["domain", "predeclared", "shared_models", "spearman_rho"],
+          [(c.domain, c.predeclared, len(c.pairs), c.rho) for c in ev.comparisons], "external",
+          with_(inp.external_file, inp.sweep_file, inp.cells_file))
+
+    # Ladders ---------------------------------------------------------------------------
+    ladder_rows = [(lad.domain, lad.task, lad.candidates, r.position, r.model, r.task_score, *[v for _, v in r.judge_scores], lad.strict)
+                   for lad in ev.ladders for r in lad.rungs]
+    table("ladders", "Score ladders: the low, middle and high output of each eligible task",
+          ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
+          ladder_rows, "ladders")
+
+    out.figures.extend([fig2_domains, fig2_models, fig3])
+    figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
+    ctx = {**common, **names, "ev": ev, "frozen": frozen, "mismatch_means": MISMATCH_MEANS, "model_rows": model_rows,
+           "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
+           "show_conditioned": show_conditioned, "tables": {t.stem: t for t in out.tables}}
+    out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", "Verification and failure record: Canonic Stage 1", ctx))
+    out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", "Probes, transfer and rank comparison: Canonic Stage 1", ctx))
+    out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", "Score ladders: Canonic Stage 1", ctx))
+    for lad in ev.ladders:
+        out.pages.append(Page(ladder_path(lad.task), "canonic/ladder.html", f"Ladder for {lad.task}: Canonic Stage 1", {**ctx, "lad": lad}))
+        for r in lad.rungs:
+            if r.text is not None and excerpt(r.text)[1]:  # a long output gets a page of its own
+                out.pages.append(Page(full_text_path(lad.task, r.position), "canonic/full_text.html",
+                                      f"Full text: {lad.task}, {r.position} rung: Canonic Stage 1", {**ctx, "lad": lad, "rung": r}))
+
+    caught = sum(p.caught for p in ev.probes)
+    out.texts.update({
+        "canonic.probes": f"{caught} of {len(ev.probes)} probes were caught; {len(ev.probes) - caught} were not.",
+        "canonic.ladders": (f"A ladder is eligible only when at least three outputs are publishable; {len(ev.ladders)} of "
+                            f"{ev.tasks_total} tasks are eligible. Both judges placed all three rungs in strict low-to-high "
+                            f"order on {ev.ladders_strict} of these {len(ev.ladders)} tasks."),
+    })
+    for c in ev.comparisons:
+        if c.predeclared and c.rho is not None:
+            out.texts[f"canonic.external.{c.domain}"] = (
+                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {c.rho:.3f} over {len(c.pairs)} shared models.")
+
+
+def _exclusions_alt(kind: str, rows) -> str:
+    parts = []
+    for name, counted, by_reason in rows:
+        excl = [f"{n} {r}" for r, n in zip(REASONS, by_reason) if n]
+        parts.append(f"{name}: {counted} counted, " + (", ".join(excl) if excl else "none excluded"))
+    return f"Excluded cells by {kind}, stacked by reason. " + "; ".join(parts) + "."
+
+
+def _transfer_alt(ev, model_name, show) -> str:
+    per_show: dict[str, list[float]] = defaultdict(list)
+    for _m, sh, _n, sc in ev.by_show:
+        per_show[sh].append(sc)
+    parts = [f"{show[sh].name} ({show[sh].format}): scores from {min(v):.1f} to {max(v):.1f}" for sh, v in sorted(per_show.items())]
+    return "Sitcom scene score per show (columns) and model (rows), with the score in each cell. " + "; ".join(parts) + "."

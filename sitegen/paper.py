@@ -1,0 +1,84 @@
+"""`sitegen paper --out DIR`: the figures, tables and generated sentences a paper cites,
+computed by the same build from the same artifact, for the items the site declares required:
+
+    [tool.sitegen.paper]
+    required = ["canonic/figure-2-domains", "canonic/book-opening/board", "canonic.public-rows"]
+
+A figure is written as SVG, PNG and Vega-Lite JSON; a table as CSV; a sentence into
+text/<name>.txt and all sentences into fragments.json. The paper build fails when a required
+item does not exist, and when any generated text or data carries an overall-score field or
+phrase: the protocol forbids a cross-domain aggregate, in a paper as on the site.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sitegen import figures as figures_mod
+from sitegen import publish
+from sitegen.aggregate import find_aggregate_fields_in_text
+from sitegen.build import CACHE_DIR, validate
+from sitegen.config import CONFIG_FILE, SiteConfig
+from sitegen.errors import BuildError, InputError, Problem
+from sitegen.families import FAMILIES
+
+# Phrases that state or imply a single number across domains.
+_PHRASE = re.compile(r"\b(overall[\s-]+(score|rank(ing)?|winner|leader(board)?)|aggregate[\s-]+score|grand[\s-]+mean|"
+                     r"averaged?\s+across\s+(all\s+)?domains|cross[\s-]+domain\s+(score|average|mean))\b", re.IGNORECASE)
+
+
+def forbidden_in(text: str) -> list[str]:
+    return find_aggregate_fields_in_text(text) + sorted({m.group(0) for m in _PHRASE.finditer(text)})
+
+
+def paper(config: SiteConfig, out_dir: Path) -> list[str]:
+    """Write every required item into out_dir (replaced whole, like a site). Returns the names."""
+    results = validate(config)
+    outputs = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
+    figures = {f.name: f for o in outputs.values() for f in o.figures}
+    tables = {t.stem: t for o in outputs.values() for t in o.tables}
+    texts = {k: v for o in outputs.values() for k, v in o.texts.items()}
+    required = config.paper.required
+    missing = [name for name in required if name not in figures and name not in tables and name not in texts]
+    if missing:
+        known = sorted([*figures, *tables, *texts])
+        raise InputError([Problem(CONFIG_FILE, None, "$.tool.sitegen.paper.required", f"items the build produces ({', '.join(known)})", name)
+                          for name in missing])
+
+    files: dict[str, bytes] = {}
+    fragments = {}
+    for name in required:
+        if name in texts:
+            fragments[name] = texts[name]
+            files[f"text/{name}.txt"] = (texts[name] + "\n").encode("utf-8")
+        elif name in tables:
+            t = tables[name]
+            files[f"tables/{name}.csv"] = publish.csv_bytes(t.columns, t.rows)
+    drawn = figures_mod.render_all([figures[n] for n in required if n in figures], config.root / CACHE_DIR / "figures")
+    for name, r in drawn.items():
+        files[f"figures/{name}.svg"] = r.svg.encode("utf-8")
+        files[f"figures/{name}.png"] = r.png
+        files[f"figures/{name}.vl.json"] = r.spec
+    files["fragments.json"] = publish.json_bytes(fragments)
+
+    bad = []
+    for rel, data in sorted(files.items()):
+        if rel.endswith(".png"):
+            continue
+        for hit in forbidden_in(data.decode("utf-8")):
+            bad.append(f"{rel}: carries {hit!r}")
+    if bad:
+        raise BuildError("the paper would state a cross-domain aggregate, which the protocol forbids:\n" + "\n".join(bad))
+
+    publish.check_output_dir(out_dir, config.root)
+    writer = publish.Writer(out_dir)
+    try:
+        for rel, data in sorted(files.items()):
+            writer.write(rel, data)
+        writer.write("manifest.json", publish.json_bytes({"required": list(required), "files": dict(sorted(writer.files.items()))}))
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    return list(required)
