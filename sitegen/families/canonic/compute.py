@@ -6,19 +6,17 @@ because the method page promises that a reader can reproduce them with numpy alo
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from sitegen import stats
+from sitegen.parallel import pmap
 from sitegen.families.canonic import store as cstore
 from sitegen.families.canonic.evidence import Evidence, compute_evidence
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
 GATE_NUMERATOR, GATE_DENOMINATOR = 4, 5  # a row publishes when counted / total >= 4/5 (80%)
-PARALLEL_ROWS = 400  # below this many rows a process pool costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -92,20 +90,6 @@ def gate(total: int, attempted: int, counted: int) -> str | None:
     return None
 
 
-def _bootstrap_chunk(jobs: list[tuple[np.ndarray, int]]) -> list[tuple[float, float]]:
-    return [stats.percentile_bootstrap(scores, seed) for scores, seed in jobs]
-
-
-def _bootstrap_all(jobs: list[tuple[np.ndarray, int]]) -> list[tuple[float, float]]:
-    workers = min(os.cpu_count() or 1, 4)
-    if len(jobs) < PARALLEL_ROWS or workers < 2:
-        return _bootstrap_chunk(jobs)
-    size = -(-len(jobs) // workers)
-    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [iv for part in pool.map(_bootstrap_chunk, chunks) for iv in part]
-
-
 def compute(db, inp: CanonicInput) -> CanonicResults:
     s = inp.sweep
     models = {m.id: m for m in s.models}
@@ -125,7 +109,7 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
             pending.append((model, domain, total, attempted, counted, None, float(arr.mean()), seed))
         else:
             pending.append((model, domain, total, attempted, counted, reason, None, None))
-    intervals = iter(_bootstrap_all(jobs))
+    intervals = iter(pmap(stats.percentile_bootstrap, jobs))
 
     by_domain: dict[str, list[BoardRow]] = {d.id: [] for d in s.domains}
     for model, domain, total, attempted, counted, reason, score, seed in pending:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sitegen import stats
+from sitegen.parallel import pmap
 from sitegen.families.canonic import store as cstore
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
@@ -137,13 +138,15 @@ def _split(db, sweep_id: str, published) -> list[SplitRow]:
     groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
     for model, domain, origin, _task, score in cstore.counted_with_origin(db):
         groups[(model, domain)][origin].append(score)
-    out = []
+    keys, jobs = [], []
     for (model, domain), g in sorted(groups.items()):
         if (model, domain) not in published or not g["novel"] or not g["canonical-anchored"]:
             continue
-        a, b = np.array(g["novel"]), np.array(g["canonical-anchored"])
         seed = stats.derive_seed(sweep_id, model, domain, CONTAMINATION_LABEL)
-        low, high = stats.difference_bootstrap(a, b, seed)
+        keys.append((model, domain))
+        jobs.append((np.array(g["novel"]), np.array(g["canonical-anchored"]), seed))
+    out = []
+    for (model, domain), (a, b, seed), (low, high) in zip(keys, jobs, pmap(stats.difference_bootstrap, jobs)):
         out.append(SplitRow(model, domain, len(a), len(b), float(a.mean()), float(b.mean()), float(a.mean() - b.mean()), low, high, seed))
     return out
 
