@@ -91,7 +91,6 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     site = {
         "title": config.title,
         "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
-        "nav": [{"title": o.summary["title"], "href": o.summary["href"]} for o in outputs.values()],
         "families": [o.summary for o in outputs.values()],
         "version": __version__,
     }

@@ -13,7 +13,6 @@ record is not optional: without it nothing proves the inputs are the ones that w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import pyarrow as pa

@@ -4,7 +4,7 @@ downloads, Figures 2 and 3, and the generated sentences a paper may cite."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults

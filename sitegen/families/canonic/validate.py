@@ -15,7 +15,7 @@ import hashlib
 import json
 import sys
 from functools import partial
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
