@@ -180,16 +180,14 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
             writer.write_text(path, html[path])
         for o in outputs.values():
             for tbl in o.tables:
-                writer.write(f"{tbl.stem}.csv", publish.csv_bytes(tbl.columns, tbl.rows))
-                writer.write(f"{tbl.stem}.json", publish.json_bytes({
-                    "title": tbl.title, "columns": tbl.columns,
-                    "rows": [dict(zip(tbl.columns, r)) for r in tbl.rows], "sources": tbl.sources}))
+                for rel, data in publish.table_files(tbl).items():
+                    writer.write(rel, data)
             for fig in o.figures:
                 r = drawn[fig.name]
                 writer.write_text(f"{fig.name}.svg", r.svg)
                 writer.write(f"{fig.name}.png", r.png)
                 writer.write(f"{fig.name}.vl.json", r.spec)
-                writer.write(f"{fig.name}.csv", publish.csv_bytes(fig.columns, [tuple(d.values()) for d in fig.data]))
+                writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
             for rel in o.raw_files:
                 writer.write(f"raw/{rel}", (root / rel).read_bytes())
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):

@@ -56,6 +56,20 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
                          "sitegen replaces its output directory whole, so it will not touch this one")
 
 
+def table_files(table) -> dict[str, bytes]:
+    """A table's downloads, by file name: the one encoding that builds write and verify checks."""
+    return {
+        f"{table.stem}.csv": csv_bytes(table.columns, table.rows),
+        f"{table.stem}.json": json_bytes({"title": table.title, "columns": table.columns,
+                                          "rows": [dict(zip(table.columns, r)) for r in table.rows], "sources": table.sources}),
+    }
+
+
+def figure_data_csv(fig) -> bytes:
+    """The data behind a figure, as published beside it."""
+    return csv_bytes(fig.columns, [tuple(d[c] for c in fig.columns) for d in fig.data])
+
+
 class Writer:
     """Collects files for one build into a staging directory."""
 

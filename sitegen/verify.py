@@ -81,18 +81,15 @@ def _recompute_checks(site: Path, manifest: dict) -> list[str]:
     for fid in families:
         o = FAMILIES[fid].outputs(results[fid])
         for t in o.tables:
-            for suffix, data in ((".csv", publish.csv_bytes(t.columns, t.rows)),
-                                 (".json", publish.json_bytes({"title": t.title, "columns": t.columns,
-                                                               "rows": [dict(zip(t.columns, r)) for r in t.rows], "sources": t.sources}))):
-                rel = t.stem + suffix
+            for rel, data in publish.table_files(t).items():
                 p = site / rel
                 if not p.is_file():
                     out.append(f"{rel}: recomputed but not published")
                 elif p.read_bytes() != data:
-                    out.extend(_csv_diff(rel, p.read_bytes(), data) if suffix == ".csv" else [f"{rel}: differs from the recomputed table"])
+                    out.extend(_csv_diff(rel, p.read_bytes(), data) if rel.endswith(".csv") else [f"{rel}: differs from the recomputed table"])
         for f in o.figures:
             rel = f"{f.name}.csv"
-            data = publish.csv_bytes(f.columns, [tuple(d.values()) for d in f.data])
+            data = publish.figure_data_csv(f)
             p = site / rel
             if not p.is_file():
                 out.append(f"{rel}: the data of figure {f.name} is not published")
