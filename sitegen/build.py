@@ -43,7 +43,11 @@ def _no_hook(stage: str) -> None:
 def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
     root = config.root
     loaded = Loaded()
-    docs = [d for p in discover(root, "content", (".md",)) if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
+    # A family's own content is its input, rendered by its pages, and not published at all
+    # when the family is not enabled.
+    claimed = tuple(f"content/{f.content_dir}/" for f in FAMILIES.values() if f.content_dir)
+    paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
+    docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
     for d in docs:
         if "title" not in d.meta:
             loaded.problems.append(Problem(d.source.rel, 1, "title", "a title in the front matter", "none"))
@@ -190,6 +194,8 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                 writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
             for rel in o.raw_files:
                 writer.write(f"raw/{rel}", (root / rel).read_bytes())
+            for rel, data in sorted(o.files.items()):
+                writer.write(rel, data)
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
             writer.write(rel_path(root, p), p.read_bytes())
         stage("manifest")

@@ -116,3 +116,22 @@ def paper(root: Path, out: Path) -> None:
     except SitegenError as exc:
         _fail(exc)
     click.echo(f"wrote {len(names)} required items into {out}")
+
+
+@main.group()
+def new() -> None:
+    """Scaffold a new authored entry."""
+
+
+@new.command("amendment")
+@root_option
+@click.option("--title", required=True, help="The amendment's title.")
+def new_amendment(root: Path, title: str) -> None:
+    """Write the next amendment of the ChronicleBench log (next id, today's date)."""
+    from sitegen.families.chronicle.scaffold import new_amendment as scaffold
+
+    try:
+        path = scaffold(root, title)
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo(f"wrote {path}: replace every FILL IN, then build")

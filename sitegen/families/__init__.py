@@ -68,11 +68,16 @@ class Outputs:
     raw_files: list[str] = field(default_factory=list)
     # Generated text a paper can cite, by name: "canonic.public-rows" -> "77 of 78 rows ...".
     texts: dict[str, str] = field(default_factory=dict)
+    # Other generated files by output path (a feed, say), written as they are.
+    files: dict[str, bytes] = field(default_factory=dict)
 
 
 class Family(Protocol):
     id: str
     title: str
+    # Markdown under this content/ folder is the family's own input (read and validated by its
+    # load, rendered by its pages), not a plain page. None when it claims no content.
+    content_dir: str | None
 
     def load(self, root, loaded, limits) -> Any: ...
     def store(self, db, inp) -> None: ...
@@ -83,8 +88,9 @@ class Family(Protocol):
 
 def _registry() -> dict[str, Family]:
     from sitegen.families.canonic import FAMILY as canonic
+    from sitegen.families.chronicle import FAMILY as chronicle
 
-    return {f.id: f for f in (canonic,)}
+    return {f.id: f for f in (canonic, chronicle)}
 
 
 FAMILIES: dict[str, Family] = _registry()

@@ -13,6 +13,7 @@ from sitegen.families.canonic import validate as _validate
 class Canonic:
     id = "canonic"
     title = "Canonic Stage 1"
+    content_dir = None  # its method page and Show Bibles are ordinary pages
 
     def load(self, root, loaded, limits):
         return _validate.load_canonic(root, loaded, limits.max_file_bytes)

@@ -1,0 +1,214 @@
+"""Every number ChronicleBench publishes, recomputed from the runs and the reference corpus.
+
+- A run is eligible when its words lie in the band (inclusive); an ineligible run is scored
+  and published as a DNF diagnostic, never ranked.
+- A run's ChronicleBench Score is the mean of its window composites; a window composite is the
+  median of three judge runs' capped composites (validate.py recomputes and checks both).
+- Boards 1 and 2 rank an entrant by the mean score of its eligible runs, with a 95% percentile
+  bootstrap interval over those runs (10,000 resamples, seed from "board|entrant"); rows whose
+  intervals overlap share a band and are tied. Board 3 ranks the free-run arm by voluntary
+  length: the median words a model wrote before stopping on its own.
+- The human band is the median and interquartile range of the 36 v1.1 reference novels; each
+  ranked entrant is placed as a percentile of it, with the percentiles of its interval's ends.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from sitegen import stats
+from sitegen.families.chronicle.validate import ChronicleInput, book_score, window_composite
+
+V11 = "v1.1"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    run: object  # models.Run
+    score: float | None  # None when the run has no window at all
+    eligible: bool
+    windows: dict[str, float]
+    cost: float
+
+
+@dataclass(frozen=True)
+class Row:
+    entrant: str
+    name: str
+    runs: int
+    eligible: int
+    score: float | None = None
+    low: float | None = None
+    high: float | None = None
+    band: int | None = None
+    percentile: float | None = None
+    pct_low: float | None = None
+    pct_high: float | None = None
+    median_words: float | None = None  # board 3
+    min_words: int | None = None
+    max_words: int | None = None
+    seed: int | None = None
+    reason: str | None = None  # why the row has no rank
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    id: str
+    number: int
+    title: str
+    arm: str
+    description: str
+    metric: str  # "score" or "voluntary-length"
+    rows: list[Row]
+
+
+@dataclass(frozen=True)
+class Band:
+    n: int
+    median: float
+    q1: float
+    q3: float
+
+
+@dataclass(frozen=True)
+class Exhibit:
+    system: Row
+    base: Row
+    difference: float
+    low: float
+    high: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class ChronicleResults:
+    input: ChronicleInput
+    runs: list[RunResult]
+    boards: list[BoardResult]
+    band: Band
+    band_by_stratum: dict[str, Band]
+    band_by_window: dict[str, Band]
+    legacy: Band
+    recognition: dict[str, Band]
+    exhibit: Exhibit | None
+    cost_by_entrant: dict[str, float]
+    cost_by_cohort: dict[str, float]
+    references: list[tuple[object, float]]  # (ReferenceNovel, recomputed score)
+
+
+def _band(values: list[float]) -> Band:
+    a = np.asarray(values, dtype=np.float64)
+    q1, med, q3 = np.percentile(a, [25, 50, 75])
+    return Band(len(a), float(med), float(q1), float(q3))
+
+
+def percentile_of(x: float, reference: np.ndarray) -> float:
+    """The share of reference novels scoring below x, ties counted half, in percent."""
+    below = float((reference < x).sum())
+    ties = float((reference == x).sum())
+    return 100.0 * (below + 0.5 * ties) / len(reference)
+
+
+def compute(inp: ChronicleInput) -> ChronicleResults:
+    c = inp.cohort
+    weights = {p.id: p.weights for p in c.profiles}.__getitem__
+    lo, hi = c.eligibility.min_words, c.eligibility.max_words
+    runs = []
+    for r in inp.runs:
+        wins = {w.window: window_composite(w, weights) for w in r.windows}
+        runs.append(RunResult(r, book_score(r.windows, weights) if r.windows else None, lo <= r.words <= hi, wins,
+                              sum(call.cost_usd for call in r.calls)))
+    refs = [(ref, book_score(ref.windows, weights)) for ref in inp.references]
+    v11 = [(ref, s) for ref, s in refs if ref.corpus == V11]
+    band_values = np.array([s for _, s in v11])
+    entrants = {e.id: e for e in c.entrants}
+
+    boards = []
+    for b in sorted(c.boards, key=lambda b: b.number):
+        board_runs: dict[str, list[RunResult]] = defaultdict(list)
+        for rr in runs:
+            e = entrants[rr.run.entrant]
+            if rr.run.arm == b.arm and e.status == "active":  # withdrawn models: diagnostics only
+                board_runs[e.id].append(rr)
+        if b.arm == "free-run":
+            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "voluntary-length", _length_rows(board_runs, entrants)))
+        else:
+            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "score",
+                                      _score_rows(b.id, board_runs, entrants, band_values)))
+
+    by_stratum: dict[str, list[float]] = defaultdict(list)
+    by_window: dict[str, list[float]] = defaultdict(list)
+    recog: dict[str, list[float]] = defaultdict(list)
+    for ref, s in v11:
+        by_stratum[ref.stratum].append(s)
+        recog["recognized" if ref.recognized else "not recognized"].append(s)
+        for w in ref.windows:
+            by_window[w.window].append(window_composite(w, weights))
+    legacy = [s for ref, s in refs if ref.corpus != V11]
+
+    cost_entrant: dict[str, float] = defaultdict(float)
+    cost_cohort: dict[str, float] = defaultdict(float)
+    for rr in runs:
+        cost_entrant[rr.run.entrant] += rr.cost
+        cost_cohort[rr.run.cohort] += rr.cost
+
+    return ChronicleResults(
+        input=inp, runs=runs, boards=boards, band=_band(list(band_values)),
+        band_by_stratum={k: _band(v) for k, v in sorted(by_stratum.items())},
+        band_by_window={w: _band(by_window[w]) for w in c.windows if by_window.get(w)},
+        legacy=_band(legacy) if legacy else Band(0, 0.0, 0.0, 0.0),
+        recognition={k: _band(v) for k, v in sorted(recog.items())},
+        exhibit=_exhibit(inp, runs, boards),
+        cost_by_entrant=dict(sorted(cost_entrant.items())), cost_by_cohort=dict(sorted(cost_cohort.items())),
+        references=refs,
+    )
+
+
+def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) -> list[Row]:
+    rows, intervals = [], []
+    for eid, rrs in sorted(board_runs.items()):
+        ok = [rr.score for rr in rrs if rr.eligible]
+        name = entrants[eid].name
+        if not ok:
+            rows.append(Row(eid, name, len(rrs), 0, reason="no run inside the eligibility band (DNF)"))
+            continue
+        arr = np.array(ok)
+        seed = stats.derive_seed(V11, board_id, eid)
+        low, high = stats.percentile_bootstrap(arr, seed)
+        score = float(arr.mean())
+        rows.append(Row(eid, name, len(rrs), len(ok), score, low, high,
+                        percentile=percentile_of(score, band_values), pct_low=percentile_of(low, band_values),
+                        pct_high=percentile_of(high, band_values), seed=seed))
+        intervals.append(stats.Interval(eid, low, high))
+    bands = stats.rank_bands(intervals)
+    ranked = sorted((Row(**{**r.__dict__, "band": bands[r.entrant]}) for r in rows if r.score is not None),
+                    key=lambda r: (r.band, -r.score, r.entrant))
+    return ranked + [r for r in rows if r.score is None]
+
+
+def _length_rows(board_runs, entrants) -> list[Row]:
+    rows = []
+    for eid, rrs in sorted(board_runs.items()):
+        words = [rr.run.words for rr in rrs]
+        rows.append(Row(eid, entrants[eid].name, len(rrs), sum(rr.eligible for rr in rrs),
+                        median_words=float(statistics.median(words)), min_words=min(words), max_words=max(words)))
+    return sorted(rows, key=lambda r: (-r.median_words, r.entrant))
+
+
+def _exhibit(inp: ChronicleInput, runs: list[RunResult], boards: list[BoardResult]) -> Exhibit | None:
+    ex = inp.cohort.exhibit
+    if ex is None:
+        return None
+    rows = {r.entrant: r for b in boards if b.metric == "score" for r in b.rows}
+    sys_scores = [rr.score for rr in runs if rr.run.entrant == ex.system and rr.eligible]
+    base_scores = [rr.score for rr in runs if rr.run.entrant == ex.base_model and rr.run.arm == "sustained" and rr.eligible]
+    if not sys_scores or not base_scores or ex.system not in rows or ex.base_model not in rows:
+        return None
+    seed = stats.derive_seed(V11, "exhibit", ex.system, ex.base_model)
+    a, b = np.array(sys_scores), np.array(base_scores)
+    low, high = stats.difference_bootstrap(a, b, seed)
+    return Exhibit(rows[ex.system], rows[ex.base_model], float(a.mean() - b.mean()), low, high, seed)

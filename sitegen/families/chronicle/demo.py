@@ -1,0 +1,516 @@
+"""Synthetic demo data for the ChronicleBench v1.1 family: a seeded, deterministic generator.
+
+Writes the family's artifact files under ``<root>/data/chronicle/``:
+
+- ``cohort.json``        the frozen design (``CohortFile``): identity and former name, the
+  80,000-95,000-word band, five windows, the pinned OBR instrument, three weight profiles, the
+  B2 and N1 briefs, 16 entrants (12 active roster models, Kimi K3 and GLM 5.3 withdrawn by A4,
+  Command A 2 added by a later dated cohort, and the Chronicle system), three boards, two
+  cohorts and the Chronicle-against-Sonnet exhibit;
+- ``runs.jsonl``         169 runs sorted by id: 13 active models x 2 briefs x (3 free-run + 3
+  sustained), Chronicle's 2 briefs x 3 system books, and 7 partial runs of the withdrawn models;
+- ``reference.jsonl``    50 human reference novels sorted by id: 36 v1.1 (12 per stratum, five
+  windows) and 14 legacy v1.0 anchors (four windows, ``sagascore`` keys);
+- ``archive-v1.0.json``  the archived v1.0 board (``sagascore`` keys), never rescored;
+- ``freeze.json``        the freeze record of the protocol: the fingerprint of
+  ``content/chronicle/protocol.md`` (hand-written; read, never written here).
+
+EVERYTHING HERE IS SYNTHETIC. The structure follows the ChronicleBench v1.1 cohort protocol
+(seed 000); the words, costs, timestamps and judge scores are random draws, not measurements of
+any model or book; ``cohort.json`` and ``archive-v1.0.json`` say so with ``"synthetic": true``.
+
+Scores: each entrant has a latent quality on the judge's 1-10 scale, a fixed per-dimension
+profile and a per-brief offset; a run adds its own offset, each window an arm-specific
+positional effect (sustained books sag in the late windows) and noise. Each of the three OBR
+judge runs rounds the window's true dimension values plus judge noise to integers 1-10. About
+one judge run in 40 (one in 120 for human novels) carries a hard cap. Every stated number is the
+contract's own arithmetic: a judge run's composite is min(cap, 10 * sum of weight * score over
+DIMENSIONS in order), a window's is the median of its three runs, a run's score the mean of its
+windows. The weights are multiples of 1/16, so every composite is exact in binary floating
+point whatever the order of summation.
+
+Runs: sustained books land at 85,000-93,800 words on a stop, except six stalls below the band
+(DNF, drawn three times as often from N1, as A6 reports), one stall inside it and two runs cut by
+the 94,000-word hard cap. In sustained runs some calls stop voluntarily and are followed by a
+CONTINUE; free-run runs continue only while ``finish`` is ``length``; the system's calls are
+chapters. Fable 5.1 and the two Sol models send no temperature (``params_transformed``); one
+DeepSeek V4 call returns a dated model id, to show it is recorded. Costs are scaled per entrant
+to a stated total (about $374 for the 12 roster models). About one run in five carries the
+archived ``sagascore`` key instead of ``score``. Command A 2 generated in late September 2026
+for the dated addition cohort.
+
+Run: ``python -m sitegen.families.chronicle.demo [--root DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import unicodedata
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+
+from sitegen.families.chronicle.models import (
+    DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run,
+)
+from sitegen.fingerprint import text_fingerprint
+
+DATA_DIR = "data/chronicle"
+COHORT_FILE = f"{DATA_DIR}/cohort.json"
+RUNS_FILE = f"{DATA_DIR}/runs.jsonl"
+REFERENCE_FILE = f"{DATA_DIR}/reference.jsonl"
+ARCHIVE_FILE = f"{DATA_DIR}/archive-v1.0.json"
+FREEZE_FILE = f"{DATA_DIR}/freeze.json"
+PROTOCOL_FILE = "content/chronicle/protocol.md"  # hand-written; fingerprinted, never written
+ALL_FILES = (COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE)
+
+DEMO_SEED = 20260821
+"""The one seed (the protocol's freeze date). Streams: [seed, 0] design (entrant profiles,
+which sustained runs stall or hit the cap), [seed, 1, i] every draw of entrant i's runs in
+ENTRANTS order, [seed, 2] the reference corpus, [seed, 3] the v1.0 archive. Each file draws
+from its own streams, so changing one never changes another."""
+
+FROZEN_AT = "2026-08-21T06:00:00Z"
+INSTRUMENT_ID = "obr-v2.1-2026-03-08"
+COHORT_V11 = "v1.1"
+COHORT_ADD = "v1.1-add-2026-10"
+BAND = (80_000, 95_000)
+HARD_CAP_WORDS = 94_000  # §2: below the ceiling, so runaway generation cannot go over-length
+WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
+WORDS_PER_TOKEN = 0.74
+
+# Multiples of 1/16: exact sums, exact composites.
+PROFILES = {
+    "default_v2": (0.125, 0.125, 0.1875, 0.0625, 0.125, 0.125, 0.125, 0.125),
+    "scifi_v2": (0.125, 0.0625, 0.125, 0.0625, 0.1875, 0.125, 0.1875, 0.125),
+    "literary_v2": (0.0625, 0.1875, 0.25, 0.125, 0.0625, 0.125, 0.0625, 0.125),
+}
+WEIGHTS = {p: dict(zip(DIMENSIONS, w)) for p, w in PROFILES.items()}
+BRIEFS = (
+    {"id": "b2", "code": "B2", "title": "The Long Quiet at Halley Station", "genre": "science fiction", "profile": "scifi_v2"},
+    {"id": "n1", "code": "N1", "title": "The Ashdown Inheritance", "genre": "ensemble family drama", "profile": "literary_v2"},
+)
+BRIEF_PROFILE = {b["id"]: b["profile"] for b in BRIEFS}
+
+# (id, name, provider, kind, status, cohort, latent quality on the 1-10 scale, max_tokens,
+#  temperature supported, words per second, cost target in USD over all its runs)
+ENTRANTS = (
+    ("anthropic/claude-opus-5", "Claude Opus 5", "anthropic", "model", "active", COHORT_V11, 7.35, 32768, True, 17.0, 81.2),
+    ("anthropic/claude-sonnet-4.6", "Claude Sonnet 4.6", "anthropic", "model", "active", COHORT_V11, 6.75, 32768, True, 24.0, 31.4),
+    ("openai/gpt-5.6-sol", "GPT-5.6 Sol", "openai", "model", "active", COHORT_V11, 6.95, 32768, False, 21.0, 40.8),
+    ("openai/gpt-5.6-sol-pro", "GPT-5.6 Sol Pro", "openai", "model", "active", COHORT_V11, 7.3, 32768, False, 14.0, 79.6),
+    ("fable/fable-5.1", "Fable 5.1", "fable", "model", "active", COHORT_V11, 7.15, 32768, False, 16.0, 47.3),
+    ("google/gemini-3.5-pro", "Gemini 3.5 Pro", "google-vertex", "model", "active", COHORT_V11, 7.0, 32768, True, 26.0, 28.6),
+    ("deepseek/deepseek-v4", "DeepSeek V4", "deepseek", "model", "active", COHORT_V11, 6.45, 16384, True, 19.0, 7.1),
+    ("qwen/qwen3.5-max", "Qwen3.5 Max", "alibaba", "model", "active", COHORT_V11, 6.35, 32768, True, 22.0, 12.7),
+    ("x-ai/grok-5", "Grok 5", "xai", "model", "active", COHORT_V11, 6.5, 32768, True, 25.0, 25.9),
+    ("mistralai/mistral-large-3", "Mistral Large 3", "mistral", "model", "active", COHORT_V11, 5.95, 32768, True, 28.0, 11.4),
+    ("meta-llama/llama-5-maverick", "Llama 5 Maverick", "together", "model", "active", COHORT_V11, 5.6, 32768, True, 30.0, 3.3),
+    ("minimax/minimax-m3", "MiniMax M3", "minimax", "model", "active", COHORT_V11, 5.8, 32768, True, 23.0, 4.6),
+    ("moonshotai/kimi-k3", "Kimi K3", "moonshotai", "model", "withdrawn", COHORT_V11, 6.3, 32768, True, 18.0, 2.9),
+    ("z-ai/glm-5.3", "GLM 5.3", "z-ai", "model", "withdrawn", COHORT_V11, 6.2, 32768, True, 20.0, 4.6),
+    ("cohere/command-a-2", "Command A 2", "cohere", "model", "active", COHORT_ADD, 6.0, 32768, True, 24.0, 15.5),
+    ("chronicle/chronicle-engine", "Chronicle", "chronicle", "system", "active", COHORT_V11, 7.65, 32768, True, 9.0, 58.0),
+)
+SYSTEM_ID = "chronicle/chronicle-engine"
+BASE_MODEL_ID = "anthropic/claude-sonnet-4.6"
+ODD_RETURN = ("deepseek/deepseek-v4", "sustained-n1-deepseek-deepseek-v4-r2", 2, "deepseek/deepseek-v4-0821")
+
+# The withdrawn models' partial runs (A4): (brief, arm, replicate, stop reason, words).
+WITHDRAWN_RUNS = {
+    "moonshotai/kimi-k3": (("b2", "sustained", 1, "stall", 38_900), ("b2", "sustained", 2, "error", 22_100),
+                           ("b2", "sustained", 3, "budget-guard", 12_400)),
+    "z-ai/glm-5.3": (("b2", "sustained", 1, "word-target", 87_300), ("b2", "sustained", 2, "word-target", 86_100),
+                     ("b2", "sustained", 3, "stall", 47_800), ("n1", "sustained", 1, "budget-guard", 31_000)),
+}
+SUSTAINED_PLAN = (("stall-dnf", 6), ("stall-in-band", 1), ("cap", 2))  # of the 78 sustained runs
+
+# Positional window effects by arm, on the 1-10 scale (sustained books sag late).
+WINDOW_EFFECT = {
+    "free-run": {"opening": 0.15, "25k": 0.0, "50k": -0.1, "75k": -0.2, "ending": 0.05},
+    "sustained": {"opening": 0.25, "25k": 0.05, "50k": -0.15, "75k": -0.3, "ending": -0.2},
+    "system": {"opening": 0.1, "25k": 0.05, "50k": 0.0, "75k": 0.0, "ending": 0.1},
+    "human": {"opening": 0.0, "25k": -0.05, "50k": -0.1, "75k": -0.05, "ending": 0.15},
+}
+HUMAN_PROFILE = dict(zip(DIMENSIONS, (-0.2, 0.35, 0.2, 0.0, -0.3, 0.05, 0.1, 0.1)))
+JUDGE_SD, WINDOW_SD, DIM_SD = 0.35, 0.15, 0.2
+CAP_RATE, HUMAN_CAP_RATE = 1 / 40, 1 / 120
+CAPS = (
+    (55.0, "manuscript-level canonical contradiction of a central identity"),
+    (60.0, "central plot thread left unresolved at the ending"),
+    (50.0, "duplicated passage over 5% of the window"),
+    (65.0, "abrupt mid-scene truncation of the text"),
+)
+
+# Human reference corpus: (title, author, Gutenberg id, judge likely to recognize it).
+STRATA = {
+    "plot-forward": ("scifi_v2", 7.15, (
+        ("The War of the Worlds", "H. G. Wells", 36, True), ("The Lost World", "Arthur Conan Doyle", 139, False),
+        ("King Solomon's Mines", "H. Rider Haggard", 2166, True), ("Kidnapped", "Robert Louis Stevenson", 421, False),
+        ("Tarzan of the Apes", "Edgar Rice Burroughs", 78, True), ("The Iron Heel", "Jack London", 1164, False),
+        ("The First Men in the Moon", "H. G. Wells", 1013, False), ("The Secret Adversary", "Agatha Christie", 1155, False),
+        ("The Hound of the Baskervilles", "Arthur Conan Doyle", 2852, True), ("The Circular Staircase", "Mary Roberts Rinehart", 434, False),
+        ("The Sea-Wolf", "Jack London", 1074, False), ("The Riddle of the Sands", "Erskine Childers", 2360, False))),
+    "character-forward": ("literary_v2", 6.95, (
+        ("Persuasion", "Jane Austen", 105, True), ("Northanger Abbey", "Jane Austen", 121, True),
+        ("The Secret Garden", "Frances Hodgson Burnett", 113, True), ("My Ántonia", "Willa Cather", 242, False),
+        ("Silas Marner", "George Eliot", 550, False), ("The Age of Innocence", "Edith Wharton", 541, False),
+        ("Howards End", "E. M. Forster", 2946, False), ("A Room with a View", "E. M. Forster", 2641, False),
+        ("Cranford", "Elizabeth Gaskell", 394, False), ("Washington Square", "Henry James", 2870, False),
+        ("Anne of Green Gables", "L. M. Montgomery", 45, True), ("Under the Greenwood Tree", "Thomas Hardy", 2662, False))),
+    "broader-controls": ("default_v2", 7.1, (
+        ("Frankenstein; Or, The Modern Prometheus", "Mary Wollstonecraft Shelley", 84, True),
+        ("The Picture of Dorian Gray", "Oscar Wilde", 174, True), ("Erewhon", "Samuel Butler", 1906, False),
+        ("Zuleika Dobson", "Max Beerbohm", 1845, False), ("The House of the Seven Gables", "Nathaniel Hawthorne", 77, False),
+        ("The Master of Ballantrae", "Robert Louis Stevenson", 864, False),
+        ("A Connecticut Yankee in King Arthur's Court", "Mark Twain", 86, False), ("The Prince and the Pauper", "Mark Twain", 1837, False),
+        ("Three Men in a Boat", "Jerome K. Jerome", 308, False), ("The Red Badge of Courage", "Stephen Crane", 73, True),
+        ("The Beetle", "Richard Marsh", 5164, False), ("Looking Backward: 2000-1887", "Edward Bellamy", 624, False))),
+}
+LEGACY = (  # (title, author, Gutenberg id, profile, recognized-prone)
+    ("Pride and Prejudice", "Jane Austen", 1342, "literary_v2", True), ("Wuthering Heights", "Emily Brontë", 768, "literary_v2", True),
+    ("Dracula", "Bram Stoker", 345, "default_v2", True), ("Emma", "Jane Austen", 158, "literary_v2", True),
+    ("Sense and Sensibility", "Jane Austen", 161, "literary_v2", False), ("The Adventures of Tom Sawyer", "Mark Twain", 74, "default_v2", True),
+    ("A Tale of Two Cities", "Charles Dickens", 98, "default_v2", True), ("The Moonstone", "Wilkie Collins", 155, "scifi_v2", False),
+    ("The Mayor of Casterbridge", "Thomas Hardy", 143, "literary_v2", False), ("White Fang", "Jack London", 910, "scifi_v2", False),
+    ("The Invisible Man", "H. G. Wells", 5230, "scifi_v2", True), ("Great Expectations", "Charles Dickens", 1400, "literary_v2", True),
+    ("Little Women", "Louisa May Alcott", 514, "literary_v2", False), ("Jane Eyre", "Charlotte Brontë", 1260, "literary_v2", True),
+)
+ARCHIVE_ROWS = (  # v1.0 entrants: (name, latent quality, runs)
+    ("Claude Opus 5", 7.2, 4), ("GPT-5.6 Terra", 6.95, 4), ("GPT-5.6 Sol Pro", 7.1, 4), ("Claude Sonnet 4.6", 6.7, 6),
+    ("Gemini 3.5 Pro", 6.9, 4), ("Fable 5.1", 7.0, 2), ("DeepSeek V4", 6.4, 4), ("Kimi K3", 6.3, 2), ("Llama 5 Maverick", 5.5, 2),
+)
+
+
+def _rng(*stream: int) -> np.random.Generator:
+    return np.random.default_rng([DEMO_SEED, *stream])
+
+
+def _slug_part(entrant: str) -> str:
+    return entrant.replace("/", "-")
+
+
+def run_id(arm: str, brief: str, entrant: str, replicate: int) -> str:
+    return f"{arm}-{brief}-{_slug_part(entrant)}-r{replicate}"
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def composite(profile: str, dims: dict[str, int], cap: dict | None) -> float:
+    """The contract's judge-run composite: the weighted mean x 10, then the cap if lower."""
+    raw = 10 * sum(WEIGHTS[profile][d] * dims[d] for d in DIMENSIONS)
+    return min(cap["value"], raw) if cap is not None else raw
+
+
+def _windows(rng, level: float, profile: str, dim_profile: dict[str, float], words: int, arm: str,
+             cap_rate: float, windows=WINDOWS, late_sag: float = 0.0) -> tuple[list[dict], float]:
+    """Score the windows a text of `words` words reaches: three judge runs each."""
+    out = []
+    for w in windows:
+        if w != "ending" and WINDOW_START[w] >= words:
+            continue
+        wl = level + WINDOW_EFFECT[arm][w] + rng.normal(0, WINDOW_SD) - (late_sag if w in ("75k", "ending", "50k") else 0.0)
+        true = {d: wl + dim_profile[d] + rng.normal(0, DIM_SD) for d in DIMENSIONS}
+        runs = []
+        for _ in range(3):
+            dims = {d: int(np.clip(round(true[d] + rng.normal(0, JUDGE_SD)), 1, 10)) for d in DIMENSIONS}
+            cap = None
+            if rng.random() < cap_rate:
+                value, reason = CAPS[int(rng.integers(len(CAPS)))]
+                cap = {"value": value, "reason": reason}
+            runs.append({"profile": profile, "dimensions": dims, "cap": cap, "composite": composite(profile, dims, cap)})
+        out.append({"window": w, "runs": runs, "composite": statistics.median(r["composite"] for r in runs)})
+    return out, statistics.mean(x["composite"] for x in out)
+
+
+# ---------------------------------------------------------------- runs
+
+
+def _split(rng, words: int, cap_words: int, last_finish: str, arm: str) -> list[tuple[int, str]]:
+    """Per-call (words, finish): full calls end on `length`; in sustained runs some calls stop
+    voluntarily below 85,000 words and get a neutral CONTINUE; system calls are chapters."""
+    if arm == "system":
+        n = int(rng.integers(21, 27))
+        sizes = np.floor(rng.dirichlet([40.0] * n) * words).astype(int).tolist()
+        sizes[-1] += words - sum(sizes)
+        return [(int(s), "stop") for s in sizes]
+    chunks, done = [], 0
+    while words - done > cap_words:
+        voluntary = int(cap_words * rng.uniform(0.3, 0.8))
+        if arm == "sustained" and rng.random() < 0.3 and done + voluntary < 85_000:
+            c, fin = voluntary, "stop"  # a voluntary stop below the target: CONTINUE follows
+        else:
+            c, fin = int(cap_words * rng.uniform(0.96, 1.0)), "length"
+            rest = words - done - c
+            if arm == "sustained" and rest < 3_000 and words - 3_000 < 85_000:
+                c, fin = words - done - int(rng.integers(3_000, 8_000)), "stop"  # stop early, CONTINUE once more
+            elif rest < 300:
+                c -= 300  # the last call returns at least a few hundred words
+        chunks.append((c, fin))
+        done += c
+    chunks.append((words - done, last_finish))
+    return chunks
+
+
+def _outcome_words(rng, outcome: str) -> tuple[int, str, str]:
+    """(words, stop reason, finish of the last call) of a sustained run."""
+    if outcome == "stall-dnf":
+        return int(rng.integers(52_000, 79_000)), "stall", "stall"
+    if outcome == "stall-in-band":
+        return int(rng.integers(80_500, 84_500)), "stall", "stall"
+    if outcome == "cap":
+        return HARD_CAP_WORDS, "cap", "length"
+    return int(rng.integers(85_000, 93_800)), "word-target", "stop"
+
+
+def _plan(entrant: str, kind: str, status: str, outcomes: dict) -> list[tuple]:
+    """(brief, arm, replicate, stop reason or None, words or None) in the runner's order."""
+    if status == "withdrawn":
+        return list(WITHDRAWN_RUNS[entrant])
+    if kind == "system":
+        return [(b["id"], "system", r, None, None) for b in BRIEFS for r in (1, 2, 3)]
+    return [(b["id"], arm, r, outcomes.get((entrant, b["id"], r)) if arm == "sustained" else None, None)
+            for b in BRIEFS for arm in ("free-run", "sustained") for r in (1, 2, 3)]
+
+
+def _entrant_runs(i: int, spec: tuple, profile: dict, brief_offset: dict, outcomes: dict) -> list[dict]:
+    eid, _, provider, kind, status, cohort, quality, max_tokens, temp_ok, wps, cost_target = spec
+    rng = _rng(1, i)
+    cap_words = int(max_tokens * WORDS_PER_TOKEN)
+    params = {"temperature": 0.8, "max_tokens": max_tokens} if temp_ok else {"max_tokens": max_tokens, "params_transformed": True}
+    if kind == "system":
+        params = {"commission_words": 85_000}
+    start = datetime(2026, 9, 30, 7, 0, tzinfo=timezone.utc) if cohort == COHORT_ADD else datetime(2026, 8, 21, 6, 30, tzinfo=timezone.utc)
+    clock = start + timedelta(seconds=97 * i)
+    voluntary_median = float(rng.uniform(7_000, 22_000))
+    runs, raw_costs = [], []
+    for brief, arm, rep, stop, words in _plan(eid, kind, status, outcomes):
+        rid = run_id(arm, brief, eid, rep)
+        sag = 0.0
+        if arm == "free-run":
+            words = int(voluntary_median * np.exp(rng.normal(0, 0.5)))
+            while not 2_400 <= words <= 61_000:  # redraw rather than pile up at a bound
+                words = int(voluntary_median * np.exp(rng.normal(0, 0.5)))
+            stop, last = "voluntary-stop", "stop"
+        elif arm == "system":
+            words, stop, last = int(rng.integers(85_000, 90_001)), "word-target", "stop"
+        elif words is None:  # an active model's sustained run
+            words, stop, last = _outcome_words(rng, stop or "normal")
+        else:  # a withdrawn model's partial run
+            last = {"stall": "stall", "error": "error", "budget-guard": "stop", "word-target": "stop"}[stop]
+        if stop == "stall":
+            sag = 0.3
+        stall_words = int(rng.integers(0, 400)) if last == "stall" else 0
+        chunks = _split(rng, words - stall_words, cap_words, "stop" if last == "stall" else last, arm)
+        if last == "stall":
+            chunks.append((stall_words, "stall"))
+        calls, done = [], 0
+        for seq, (n, fin) in enumerate(chunks, 1):
+            context = 6_000 if arm == "system" else done
+            raw_costs.append((n + 0.2 * context) / 1000 + (0.08 if arm == "system" else 0.0))
+            returned = ODD_RETURN[3] if (eid, rid, seq) == ODD_RETURN[:3] else eid
+            calls.append({
+                "seq": seq, "returned_model": returned, "returned_provider": provider,
+                "request_id": "gen-" + rng.bytes(12).hex(), "timestamp": clock.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "params": dict(params), "cost_usd": 0.0, "words_from": done, "words_to": done + n, "finish": fin,
+            })
+            done += n
+            clock += timedelta(seconds=int(n / wps + rng.integers(15, 90)))
+        clock += timedelta(seconds=int(rng.integers(20, 120)))
+        level = quality + brief_offset[brief] + rng.normal(0, 0.15 if kind == "system" else 0.2)
+        windows, score = _windows(rng, level, BRIEF_PROFILE[brief], profile, words, arm, CAP_RATE, late_sag=sag)
+        sha = hashlib.sha256(f"SYNTHETIC ChronicleBench demo manuscript {rid} {rng.bytes(16).hex()}".encode()).hexdigest()
+        key = "sagascore" if rng.random() < 0.2 else "score"
+        runs.append({"id": rid, "entrant": eid, "brief": brief, "arm": arm, "replicate": rep, "cohort": cohort,
+                     "manuscript_sha256": sha, "words": words, "stop_reason": stop, "calls": calls,
+                     "windows": windows, key: score})
+    factor = cost_target / sum(raw_costs)
+    costs = iter(raw_costs)
+    for run in runs:
+        for call in run["calls"]:
+            call["cost_usd"] = round(next(costs) * factor, 6)
+    return runs
+
+
+def _design() -> tuple[dict, dict, dict]:
+    """Per-entrant dimension profiles and brief offsets; which sustained runs stall or cap."""
+    rng = _rng(0)
+    profiles = {e[0]: dict(zip(DIMENSIONS, rng.normal(0, 0.3, len(DIMENSIONS)).round(3).tolist())) for e in ENTRANTS}
+    offsets = {e[0]: dict(zip((b["id"] for b in BRIEFS), rng.normal(0, 0.15, len(BRIEFS)).tolist())) for e in ENTRANTS}
+    sustained = [(e[0], b["id"], r) for e in ENTRANTS if e[3] == "model" and e[4] == "active" for b in BRIEFS for r in (1, 2, 3)]
+    # N1 stalls more (A6): n1 runs are three times as likely to be picked for a stall
+    p = np.array([3.0 if key[1] == "n1" else 1.0 for key in sustained])
+    total = sum(n for _, n in SUSTAINED_PLAN)
+    picked = rng.choice(len(sustained), total, replace=False, p=p / p.sum()).tolist()
+    outcomes, k = {}, 0
+    for outcome, n in SUSTAINED_PLAN:
+        for idx in picked[k:k + n]:
+            outcomes[sustained[idx]] = outcome
+        k += n
+    return profiles, offsets, outcomes
+
+
+# ---------------------------------------------------------------- documents
+
+
+def _cohort_document() -> dict:
+    entrants = []
+    for eid, name, provider, kind, status, cohort, *_ in ENTRANTS:
+        entrant = {"id": eid, "name": name, "provider": provider, "kind": kind, "status": status, "cohort": cohort}
+        if status == "withdrawn":
+            # amendment A4 (owner budget decision)
+            entrant["withdrawn_by"] = "A4"
+        entrants.append(entrant)
+    return {
+        "schema": "chronicle.cohort/1",
+        "synthetic": True,
+        "benchmark": {"name": "ChronicleBench", "version": "v1.1", "score_name": "ChronicleBench Score",
+                      "formerly": "SagaBench", "formerly_score": "SagaScore", "renamed_on": "2026-09-01"},
+        "protocol_frozen_on": "2026-08-21",
+        "eligibility": {"min_words": BAND[0], "max_words": BAND[1]},
+        "windows": list(WINDOWS),
+        "instrument": {"id": INSTRUMENT_ID, "judge": "Claude Sonnet 4.6", "judge_slug": "anthropic/claude-sonnet-4.6",
+                       "temperature": 0.0, "runs": 3},
+        "profiles": [{"id": p, "weights": dict(w)} for p, w in WEIGHTS.items()],
+        "briefs": [dict(b) for b in BRIEFS],
+        "entrants": entrants,
+        "boards": [
+            {"id": "system", "number": 1, "arm": "system", "title": "Complete-novel system entrants",
+             "description": "Systems that deliver a complete novel under the explicit 85K commission, ranked only against other systems."},
+            {"id": "sustained", "number": 2, "arm": "sustained", "title": "Sustained model + standard harness",
+             "description": "Roster models kept writing by a neutral CONTINUE until 85,000 words, ranked on their in-band books."},
+            {"id": "voluntary", "number": 3, "arm": "free-run", "title": "Short-horizon voluntary generation",
+             "description": "Roster models left to stop when they choose, ranked by voluntary length; their books are scored as DNF diagnostics."},
+        ],
+        "cohorts": [
+            {"id": COHORT_V11, "date": "2026-08-21", "instrument": INSTRUMENT_ID,
+             "changelog": "The contemporaneous cohort of 14 models and the Chronicle system, generated under the frozen v1.1 protocol; "
+                          "reduced to 12 models by A4 (Kimi K3 and GLM 5.3 withdrawn, diagnostics only). Instrument obr-v2.1-2026-03-08."},
+            {"id": COHORT_ADD, "date": "2026-10-02", "instrument": INSTRUMENT_ID,
+             "changelog": "Added Command A 2 (cohere/command-a-2) under the standing procedure of section 6: both arms, both briefs, "
+                          "all replicates, the same parameters and guards, scored on the same instrument obr-v2.1-2026-03-08."},
+        ],
+        "exhibit": {"system": SYSTEM_ID, "base_model": BASE_MODEL_ID,
+                    "description": "Chronicle against raw Claude Sonnet 4.6, its own base model, on the same briefs and instrument: "
+                                   "the controlled architecture comparison, outside all three boards."},
+    }
+
+
+def _reference_lines() -> list[dict]:
+    rng = _rng(2)
+    out = []
+    for stratum, (profile, mean, books) in STRATA.items():
+        for title, author, gid, famous in books:
+            words = int(rng.integers(80_000, 95_001))
+            level = mean + rng.normal(0, 0.3)
+            dims = {d: HUMAN_PROFILE[d] + rng.normal(0, 0.15) for d in DIMENSIONS}
+            windows, score = _windows(rng, level, profile, dims, words, "human", HUMAN_CAP_RATE)
+            out.append(_novel(title, author, gid, stratum, "v1.1", words, profile,
+                              bool(rng.random() < (0.7 if famous else 0.15)), windows, "score", score))
+    for title, author, gid, profile, famous in LEGACY:
+        words = int(rng.integers(72_400, 99_000))
+        level = 7.2 + rng.normal(0, 0.35)
+        dims = {d: HUMAN_PROFILE[d] + rng.normal(0, 0.15) for d in DIMENSIONS}
+        windows, score = _windows(rng, level, profile, dims, words, "human", HUMAN_CAP_RATE, windows=LEGACY_WINDOWS)
+        out.append(_novel(title, author, gid, "legacy", "legacy-v1.0", words, profile,
+                          bool(rng.random() < (0.7 if famous else 0.15)), windows, "sagascore", score))
+    return sorted(out, key=lambda r: r["id"])
+
+
+def _novel(title, author, gid, stratum, corpus, words, profile, recognized, windows, key, score) -> dict:
+    plain = unicodedata.normalize("NFKD", title.lower()).encode("ascii", "ignore").decode("ascii")
+    slug = "".join(c if c.isalnum() else "-" for c in plain)
+    slug = "-".join(p for p in slug.split("-") if p)
+    return {"id": f"pg{gid}-{slug}", "title": title, "author": author, "gutenberg_id": gid, "stratum": stratum,
+            "corpus": corpus, "words": words, "profile": profile, "recognized": recognized, "windows": windows, key: score}
+
+
+def _archive_document() -> dict:
+    rng = _rng(3)
+    rows = [{"entrant": name, "sagascore": round(float(10 * (q + rng.normal(0, 0.12))), 2), "runs": n} for name, q, n in ARCHIVE_ROWS]
+    rows.sort(key=lambda r: (-r["sagascore"], r["entrant"]))
+    return {
+        "schema": "chronicle.archive/1", "synthetic": True, "version": "v1.0", "contract": "v1.0.1", "published_on": "2026-07-15",
+        "note": "Archived: the v1.0 board exactly as published on 2026-07-15, never rescored. Its ChronicleBench Score (then "
+                "SagaScore) is the mean of four windows (opening, 25K, 50K, ending) under the 72,250-word floor, a different "
+                "metric object from the v1.1 five-window score.",
+        "rows": rows,
+    }
+
+
+def _freeze_document(protocol: bytes) -> dict:
+    entry = {"version": "v1.1", "fingerprint": text_fingerprint(protocol), "frozen_at": FROZEN_AT, "note": ""}
+    return {"schema": "chronicle.freeze/1", "frozen_at": FROZEN_AT,
+            "items": [{"kind": "protocol", "id": "protocol-v1.1", "path": PROTOCOL_FILE, "history": [entry]}]}
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def _dumps(doc: dict, indent: int | None = None) -> str:
+    if indent is None:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(doc, ensure_ascii=False, indent=indent)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def generate(root: Path) -> None:
+    """Write the synthetic ChronicleBench artifact files under root/data/chronicle/ (seeded,
+    deterministic). The hand-written protocol root/content/chronicle/protocol.md must exist:
+    freeze.json fingerprints it. Every document is validated against the contract first."""
+    root = Path(root)
+    protocol_path = root / PROTOCOL_FILE
+    if not protocol_path.is_file():
+        raise FileNotFoundError(f"{PROTOCOL_FILE} is missing under {root}: freeze.json fingerprints the hand-written protocol")
+    protocol = protocol_path.read_bytes()
+
+    cohort = _cohort_document()
+    CohortFile.model_validate(cohort, strict=True)  # the demo never writes what intake would refuse
+    profiles, offsets, outcomes = _design()
+    runs = [r for i, spec in enumerate(ENTRANTS) for r in _entrant_runs(i, spec, profiles[spec[0]], offsets[spec[0]], outcomes)]
+    runs.sort(key=lambda r: r["id"])
+    reference = _reference_lines()
+    archive = _archive_document()
+    for r in runs:
+        Run.model_validate(r, strict=True)
+    for r in reference:
+        ReferenceNovel.model_validate(r, strict=True)
+    ArchiveFile.model_validate(archive, strict=True)
+
+    _write_atomic(root / COHORT_FILE, _dumps(cohort, 2) + "\n")
+    _write_atomic(root / RUNS_FILE, "".join(_dumps(r) + "\n" for r in runs))
+    _write_atomic(root / REFERENCE_FILE, "".join(_dumps(r) + "\n" for r in reference))
+    _write_atomic(root / ARCHIVE_FILE, _dumps(archive, 2) + "\n")
+    _write_atomic(root / FREEZE_FILE, _dumps(_freeze_document(protocol), 2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m sitegen.families.chronicle.demo",
+        description=f"Write SYNTHETIC ChronicleBench v1.1 demo data (seed {DEMO_SEED}) to ROOT/{DATA_DIR}/: "
+        + ", ".join(Path(f).name for f in ALL_FILES) + f". Needs the protocol at ROOT/{PROTOCOL_FILE}.",
+    )
+    parser.add_argument("--root", type=Path, default=Path("."), help="site root (default: the current directory)")
+    args = parser.parse_args(argv)
+    try:
+        generate(args.root)
+    except FileNotFoundError as exc:
+        parser.exit(1, f"error: {exc}\n")
+    print(f"wrote {', '.join(ALL_FILES)} (synthetic, seed {DEMO_SEED})")
+
+
+if __name__ == "__main__":
+    main()

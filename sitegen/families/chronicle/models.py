@@ -1,0 +1,304 @@
+"""The ChronicleBench v1.1 artifact contract (seed 000), as pydantic models.
+
+Files under data/chronicle/:
+
+- cohort.json        the frozen design: benchmark identity (and its former name), eligibility
+                     band, windows, the pinned OBR instrument, weight profiles, briefs, roster,
+                     boards, cohorts and the controlled exhibit;
+- runs.jsonl         one line per scored run: per-call records, manuscript hash, words, stop
+                     reason, and for each of the five windows three judge runs;
+- reference.jsonl    one line per human reference novel (36 v1.1 + 14 legacy anchors);
+- archive-v1.0.json  the archived v1.0 board, published as it was, never rescored.
+
+The benchmark was developed as SagaBench with a "SagaScore"; archived data keeps `sagascore`
+fields, accepted here as declared aliases of `score`. Pages always say "ChronicleBench Score".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+WINDOWS = ("opening", "25k", "50k", "75k", "ending")
+LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
+DIMENSIONS = ("hook", "prose", "character", "dialogue", "pacing", "structure", "originality", "coherence")
+ARMS = ("free-run", "sustained", "system")
+JUDGE_RUNS = 3
+WEIGHT_TOLERANCE = 1e-9
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True, populate_by_name=True)
+
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
+AmendmentId = Annotated[str, StringConstraints(pattern=r"^[ACR][1-9][0-9]*$")]
+ID_PREFIX = {"amendment": "A", "clarification": "C", "rename-note": "R"}
+PLACEHOLDER = "FILL IN"  # `sitegen new amendment` writes it; the build refuses it until replaced
+Window = Literal["opening", "25k", "50k", "75k", "ending"]
+Dimension = Literal["hook", "prose", "character", "dialogue", "pacing", "structure", "originality", "coherence"]
+
+
+class Identity(Strict):
+    name: Name  # ChronicleBench
+    version: Slug  # v1.1
+    score_name: Name  # ChronicleBench Score
+    formerly: Name  # SagaBench
+    formerly_score: Name  # SagaScore
+    renamed_on: IsoDate
+
+
+class Eligibility(Strict):
+    min_words: int = Field(gt=0)
+    max_words: int = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Eligibility":
+        if self.min_words >= self.max_words:
+            raise ValueError("min_words below max_words")
+        return self
+
+
+class Instrument(Strict):
+    id: Name  # the pinned system-prompt hash, e.g. obr-v2.1-2026-03-08
+    judge: Name
+    judge_slug: Slug
+    temperature: float = Field(ge=0, le=0)
+    runs: Literal[3]
+
+
+class WeightProfile(Strict):
+    id: Slug
+    weights: dict[Dimension, float]
+
+    @field_validator("weights")
+    @classmethod
+    def _all_dims_sum_one(cls, w: dict[str, float]) -> dict[str, float]:
+        if sorted(w) != sorted(DIMENSIONS):
+            raise ValueError(f"a weight for each of the eight dimensions ({', '.join(DIMENSIONS)})")
+        if any(v <= 0 for v in w.values()):
+            raise ValueError("positive weights")
+        total = sum(w[d] for d in DIMENSIONS)
+        if abs(total - 1.0) > WEIGHT_TOLERANCE:
+            raise ValueError(f"weights summing to 1, got {total:.12g}")
+        return w
+
+
+class Brief(Strict):
+    id: Slug  # b2, n1
+    code: Name  # B2, N1
+    title: Name
+    genre: Name
+    profile: Slug  # the weight profile its books are scored under
+
+
+class Entrant(Strict):
+    """A pinned model (or system) of the roster."""
+
+    id: Slug
+    name: Name
+    provider: Slug
+    kind: Literal["model", "system"]
+    status: Literal["active", "withdrawn"] = "active"
+    withdrawn_by: AmendmentId | None = None  # the amendment that withdrew it
+    cohort: Slug  # the cohort entry it joined with
+
+    @model_validator(mode="after")
+    def _withdrawal(self) -> "Entrant":
+        if (self.status == "withdrawn") != (self.withdrawn_by is not None):
+            raise ValueError("withdrawn_by exactly when status is withdrawn")
+        return self
+
+
+class Board(Strict):
+    id: Slug
+    number: int = Field(ge=1, le=9)
+    title: Name
+    arm: Literal["free-run", "sustained", "system"]
+    description: Text
+
+
+class Cohort(Strict):
+    id: Slug
+    date: IsoDate
+    changelog: Text
+    instrument: Name
+
+
+class Exhibit(Strict):
+    """The controlled comparison: the system against its own base model, on its own page."""
+
+    system: Slug
+    base_model: Slug
+    description: Text
+
+
+class CohortFile(Strict):
+    """data/chronicle/cohort.json"""
+
+    schema_: Literal["chronicle.cohort/1"] = Field(alias="schema")
+    synthetic: bool
+    benchmark: Identity
+    protocol_frozen_on: IsoDate
+    eligibility: Eligibility
+    windows: list[Window]
+    instrument: Instrument
+    profiles: list[WeightProfile] = Field(min_length=1)
+    briefs: list[Brief] = Field(min_length=1)
+    entrants: list[Entrant] = Field(min_length=1)
+    boards: list[Board] = Field(min_length=1)
+    cohorts: list[Cohort] = Field(min_length=1)
+    exhibit: Exhibit | None = None
+
+
+class Cap(Strict):
+    value: float = Field(ge=0, le=100)
+    reason: Text
+
+
+class JudgeRun(Strict):
+    """One OBR run on one window: eight 1-10 scores under a weight profile, maybe capped."""
+
+    profile: Slug
+    dimensions: dict[Dimension, int]
+    cap: Cap | None = None
+    composite: float | None = Field(default=None, ge=0, le=100)  # stated; recomputed and compared
+
+    @field_validator("dimensions")
+    @classmethod
+    def _eight_in_range(cls, d: dict[str, int]) -> dict[str, int]:
+        if sorted(d) != sorted(DIMENSIONS):
+            raise ValueError(f"a score for each of the eight dimensions ({', '.join(DIMENSIONS)})")
+        bad = {k: v for k, v in d.items() if not 1 <= v <= 10}
+        if bad:
+            raise ValueError(f"scores from 1 to 10, got {bad}")
+        return d
+
+
+class WindowScore(Strict):
+    window: Window
+    runs: list[JudgeRun] = Field(min_length=JUDGE_RUNS, max_length=JUDGE_RUNS)
+    composite: float | None = Field(default=None, ge=0, le=100)  # stated median; recomputed and compared
+
+
+class Call(Strict):
+    """One generation call as the harness recorded it."""
+
+    seq: int = Field(ge=1)
+    returned_model: Slug
+    returned_provider: Slug
+    request_id: Name
+    timestamp: IsoTime
+    params: dict[Slug, float | int | str | bool]
+    cost_usd: float = Field(ge=0)
+    words_from: int = Field(ge=0)
+    words_to: int = Field(ge=0)
+    finish: Literal["stop", "length", "error", "stall"]
+
+    @model_validator(mode="after")
+    def _offsets(self) -> "Call":
+        if self.words_to < self.words_from:
+            raise ValueError("words_to at or after words_from")
+        return self
+
+
+class Run(Strict):
+    """data/chronicle/runs.jsonl, one line."""
+
+    id: Slug
+    entrant: Slug
+    brief: Slug
+    arm: Literal["free-run", "sustained", "system"]
+    replicate: int = Field(ge=1, le=9)
+    cohort: Slug
+    manuscript_sha256: Sha256
+    words: int = Field(ge=0)
+    stop_reason: Literal["voluntary-stop", "word-target", "stall", "cap", "budget-guard", "error"]
+    calls: list[Call] = Field(min_length=1)
+    windows: list[WindowScore]
+    score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
+
+
+class ReferenceNovel(Strict):
+    """data/chronicle/reference.jsonl, one line: a public-domain novel of the human band."""
+
+    id: Slug
+    title: Name
+    author: Name
+    gutenberg_id: int = Field(gt=0)
+    stratum: Literal["plot-forward", "character-forward", "broader-controls", "legacy"]
+    corpus: Literal["v1.1", "legacy-v1.0"]
+    words: int = Field(gt=0)
+    profile: Slug
+    recognized: bool  # the post-scoring recognition probe: did the judge identify the work?
+    windows: list[WindowScore]
+    score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
+
+
+class ArchivedRow(Strict):
+    entrant: Name
+    score: float = Field(ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
+    runs: int = Field(ge=1)
+
+
+class ArchiveFile(Strict):
+    """data/chronicle/archive-v1.0.json: the v1.0 board, as published then."""
+
+    schema_: Literal["chronicle.archive/1"] = Field(alias="schema")
+    synthetic: bool
+    version: Literal["v1.0"]
+    contract: Name
+    published_on: IsoDate
+    note: Text
+    rows: list[ArchivedRow] = Field(min_length=1)
+
+
+ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
+    "chronicle.cohort": CohortFile,
+    "chronicle.run": Run,
+    "chronicle.reference": ReferenceNovel,
+    "chronicle.archive": ArchiveFile,
+}
+
+
+
+
+class AmendmentMeta(Strict):
+    """The front matter of one entry of the amendment log (content/chronicle/amendments/*.md).
+    Amendments are A1, A2, ...; clarifications C1, ...; the rename note R1."""
+
+    id: AmendmentId
+    kind: Literal["amendment", "clarification", "rename-note"]
+    title: Name
+    date: IsoDate
+    timing: Name  # when, relative to the run: "BEFORE any generation", "mid-generation", "post-scoring"
+    directed_by: Name  # who directed it: "owner", "owner-approved", "maintainers"
+    scope: Literal["operational only", "methodology", "reporting", "branding only"]
+
+    @model_validator(mode="after")
+    def _prefix(self) -> "AmendmentMeta":
+        if not self.id.startswith(ID_PREFIX[self.kind]):
+            raise ValueError(f"an id starting with {ID_PREFIX[self.kind]} for a {self.kind}")
+        return self
+
+    @field_validator("title", "timing", "directed_by")
+    @classmethod
+    def _filled_in(cls, v: str) -> str:
+        if v.startswith(PLACEHOLDER):
+            raise ValueError("the entry's own text, not the scaffold's placeholder")
+        return v
+
+
+class ProtocolMeta(Strict):
+    """The front matter of the frozen protocol (content/chronicle/protocol.md)."""
+
+    title: Name
+    status: Literal["FROZEN"]
+    version: Slug
+    frozen_on: IsoDate

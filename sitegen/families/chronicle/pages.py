@@ -1,0 +1,107 @@
+"""What ChronicleBench publishes: the frozen protocol with its amendment log, three boards that
+never share a table, the controlled exhibit, the human reference band, DNF and withdrawn-model
+diagnostics, the cohort changelog with costs, the v1.0 archive, run manifests and an Atom feed.
+
+Every ranking table is built from one board's rows only; a download carries its board's id.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from sitegen import render
+from sitegen.families import Outputs, Page, Table
+from sitegen.families.chronicle.compute import ChronicleResults
+from sitegen.families.chronicle.feed import atom_feed
+from sitegen.families.chronicle.validate import (
+    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, amendment_number,
+)
+
+KIND_ORDER = {"amendment": 0, "clarification": 1, "rename-note": 2}
+
+
+def amendment_log(amendments) -> list:
+    """The log's stated order: newest first by date; on one date, amendments by descending
+    number, then clarifications, then the rename note."""
+    return sorted(amendments, key=lambda a: (a.meta.date, -KIND_ORDER[a.meta.kind], amendment_number(a.meta.id)), reverse=True)
+
+
+def run_path(run_id: str) -> str:
+    return f"chronicle/runs/{run_id}/index.html"
+
+
+def outputs(res: ChronicleResults) -> Outputs:
+    inp = res.input
+    c = inp.cohort
+    ident = c.benchmark
+    files = inp.files
+    src = lambda *rels: {r: files[r].sha256 for r in rels}  # noqa: E731
+    run_sources = src(COHORT_FILE, RUNS_FILE)
+    md = render.markdown_renderer()
+    names = {e.id: e.name for e in c.entrants}
+    briefs = {b.id: b for b in c.briefs}
+    log = amendment_log(inp.amendments)
+    bodies = {a.meta.id: Markup(md.render(a.doc.body)) for a in log}
+    protocol_html = Markup(md.render(inp.protocol.body))
+    out = Outputs()
+
+    def table(stem, title, columns, rows, computation, sources=run_sources):
+        t = Table(f"chronicle/{stem}", title, columns, rows, sources, f"chronicle.{computation}")
+        out.tables.append(t)
+        return t
+
+    for b in res.boards:
+        if b.metric == "score":
+            table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
+                  ["board", "band", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
+                   "human_percentile", "percentile_low", "percentile_high", "bootstrap_seed", "unranked_reason"],
+                  [(b.id, r.band, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high, r.seed, r.reason)
+                   for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
+        else:
+            table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
+                  ["board", "entrant", "name", "runs", "median_words", "min_words", "max_words"],
+                  [(b.id, r.entrant, r.name, r.runs, r.median_words, r.min_words, r.max_words) for r in b.rows], "board")
+    dnf = [rr for rr in res.runs if not rr.eligible]
+    table("dnf", "Runs outside the eligibility band: scored, published, never ranked",
+          ["run", "entrant", "arm", "brief", "words", "stop_reason", "score", "windows"],
+          [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.words, rr.run.stop_reason, rr.score, len(rr.windows)) for rr in dnf], "dnf")
+    table("runs", "Every run: eligibility, score, windows, cost and manuscript SHA-256",
+          ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
+          [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
+            *[rr.windows.get(w) for w in c.windows], round(rr.cost, 6), len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
+    table("reference", "Human reference corpus: every novel with its recomputed score",
+          ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
+          [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],
+          "reference", src(COHORT_FILE, REFERENCE_FILE))
+    table("costs", "Generation cost per entrant, from the per-call records",
+          ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
+
+    common = {"res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+              "run_sources": run_sources, "run_path": run_path, "tables": {t.stem: t for t in out.tables}}
+    pages = [
+        Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
+        Page("chronicle/protocol/index.html", "chronicle/protocol.html", f"{ident.name} {c.benchmark.version}: protocol and amendment log",
+             {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": inp.frozen}),
+        Page("chronicle/reference/index.html", "chronicle/reference.html", f"Human reference band: {ident.name}", common),
+        Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", f"DNF runs and withdrawn models: {ident.name}", {**common, "dnf": dnf}),
+        Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", f"Cohorts, changelog and costs: {ident.name}", common),
+        Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", f"{ident.formerly} v1.0 (archived)", common),
+    ]
+    for b in res.boards:
+        pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}", {**common, "board": b}))
+    if res.exhibit is not None:
+        pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", f"The controlled exhibit: {ident.name}", common))
+    for rr in res.runs:
+        pages.append(Page(run_path(rr.run.id), "chronicle/run.html", f"Run {rr.run.id}: {ident.name}", {**common, "rr": rr}))
+    out.pages.extend(pages)
+    out.files["chronicle/feed.xml"] = atom_feed(res, log, bodies)
+    out.summary = {
+        "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
+        "links": [(ident.name, "chronicle/"), ("Protocol", "chronicle/protocol/")],
+        "line": f"Long novels on three boards that are never blended, against a human reference band of {res.band.n} public-domain novels.",
+    }
+    out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
+                            *(a.doc.source.rel for a in inp.amendments)])
+    out.texts["chronicle.human-band"] = (f"The v1.1 human band over {res.band.n} newly selected public-domain novels has median "
+                                         f"{res.band.median:.1f} and interquartile range {res.band.q1:.1f} to {res.band.q3:.1f}.")
+    return out

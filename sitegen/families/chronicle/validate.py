@@ -1,0 +1,305 @@
+"""ChronicleBench intake: the cohort design, the runs, the human reference corpus, the v1.0
+archive, the frozen protocol and its amendment log. Every problem is collected.
+
+Rules across documents checked here: references (entrant, brief, cohort, profile), boards that
+cannot blend (one board per arm; system entrants only on the system board), withdrawn models
+never on a board, amendment ids unique and gap-free with dates not before the freeze, and every
+stated composite, window median and ChronicleBench Score recomputed.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from sitegen import freeze as freeze_mod
+from sitegen.contract import validate_many, validate_one
+from sitegen.errors import Problem, short_repr
+from sitegen.fingerprint import text_fingerprint
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_json, read_jsonl, read_markdown
+from sitegen.families.chronicle.models import (
+    DIMENSIONS, PLACEHOLDER, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, WindowScore,
+)
+
+COHORT_FILE = "data/chronicle/cohort.json"
+RUNS_FILE = "data/chronicle/runs.jsonl"
+REFERENCE_FILE = "data/chronicle/reference.jsonl"
+ARCHIVE_FILE = "data/chronicle/archive-v1.0.json"
+FREEZE_FILE = "data/chronicle/freeze.json"
+PROTOCOL_DOC = "content/chronicle/protocol.md"
+AMENDMENTS_DIR = "content/chronicle/amendments"
+STATED_TOLERANCE = 1e-6
+WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
+
+_RUNS = TypeAdapter(list[Run])
+_REFS = TypeAdapter(list[ReferenceNovel])
+
+
+@dataclass(frozen=True)
+class Amendment:
+    meta: AmendmentMeta
+    doc: MarkdownDoc
+
+
+@dataclass(frozen=True)
+class ChronicleInput:
+    cohort: CohortFile
+    runs: list[Run]
+    references: list[ReferenceNovel]
+    archive: ArchiveFile
+    protocol: MarkdownDoc
+    protocol_meta: ProtocolMeta
+    amendments: list[Amendment]
+    frozen: list[freeze_mod.FrozenCheck]
+    files: dict[str, SourceFile]
+
+
+def capped_composite(run, weights: dict[str, float]) -> float:
+    """10 x the weighted mean of the eight 1-10 scores (weights in DIMENSIONS order), then any
+    hard cap: min(cap, composite)."""
+    composite = 10.0 * sum(weights[d] * run.dimensions[d] for d in DIMENSIONS)
+    return min(run.cap.value, composite) if run.cap is not None else composite
+
+
+def window_composite(window: WindowScore, weights_of) -> float:
+    """The median of the window's three judge runs' capped composites."""
+    return float(statistics.median(capped_composite(r, weights_of(r.profile)) for r in window.runs))
+
+
+def book_score(windows: list[WindowScore], weights_of) -> float:
+    """ChronicleBench Score: the mean of the window composites."""
+    return float(statistics.fmean(window_composite(w, weights_of) for w in windows))
+
+
+def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float | None, profiles: dict, expected_windows, out: list[Problem]) -> None:
+    names = [w.window for w in windows]
+    if names != list(expected_windows):
+        out.append(Problem(rel, line, "$.windows", f"the windows {', '.join(expected_windows)} in that order", ", ".join(names) or "none"))
+    for wi, w in enumerate(windows):
+        for ri, r in enumerate(w.runs):
+            if r.profile not in profiles:
+                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(r.profile)))
+                return
+            c = capped_composite(r, profiles[r.profile])
+            if r.composite is not None and abs(r.composite - c) > STATED_TOLERANCE:
+                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].composite", f"{c:.6f}, recomputed from the eight scores, the weights and the cap", short_repr(r.composite)))
+        m = window_composite(w, profiles.__getitem__)
+        if w.composite is not None and abs(w.composite - m) > STATED_TOLERANCE:
+            out.append(Problem(rel, line, f"$.windows[{wi}].composite", f"{m:.6f}, the median of the three runs' capped composites", short_repr(w.composite)))
+    if windows and stated is not None:
+        s = book_score(windows, profiles.__getitem__)
+        if abs(stated - s) > STATED_TOLERANCE:
+            out.append(Problem(rel, line, "$.score", f"{s:.6f}, the mean of the window composites", short_repr(stated)))
+
+
+def expected_windows(words: int, windows: list[str]) -> list[str]:
+    """The windows a text of `words` words has: each positional window that starts inside it,
+    and the ending (tail-kept) always."""
+    return [w for w in windows if w == "ending" or WINDOW_START[w] < words]
+
+
+def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput | None:
+    out = loaded.problems
+    n_before = len(out)
+    files: dict[str, SourceFile] = {}
+
+    def read_model(rel, model):
+        p = root / rel
+        if not p.is_file():
+            out.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
+            return None
+        src, rec = read_json(root, p, loaded, max_bytes)
+        files[rel] = src
+        if rec is None:
+            return None
+        value, errs = validate_one(model, rec.value, rel, None)
+        out.extend(errs)
+        return value
+
+    cohort = read_model(COHORT_FILE, CohortFile)
+    archive = read_model(ARCHIVE_FILE, ArchiveFile)
+    freeze = read_model(FREEZE_FILE, freeze_mod.FreezeFile)
+    runs, runs_lines = _read_lines(root, RUNS_FILE, _RUNS, loaded, max_bytes, files)
+    refs, refs_lines = _read_lines(root, REFERENCE_FILE, _REFS, loaded, max_bytes, files)
+    protocol, protocol_meta = _read_protocol(root, loaded, max_bytes)
+    amendments = _read_amendments(root, loaded, max_bytes)
+
+    if cohort is not None:
+        _check_cohort(cohort, out)
+        _check_runs(cohort, runs, runs_lines, out)
+        _check_references(cohort, refs, refs_lines, out)
+        if protocol_meta is not None:
+            if protocol_meta.frozen_on != cohort.protocol_frozen_on:
+                out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
+            _check_amendments(amendments, protocol_meta.frozen_on, {e.id: e for e in cohort.entrants}, out)
+    frozen = []
+    if freeze is not None and protocol is not None and protocol_meta is not None:
+        wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
+                                    text_fingerprint((root / PROTOCOL_DOC).read_bytes()))]
+        frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted, out)
+    if len(out) > n_before or None in (cohort, archive, freeze, protocol, protocol_meta):
+        return None
+    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, amendments, frozen, files)
+
+
+def _read_lines(root, rel, adapter, loaded, max_bytes, files):
+    p = root / rel
+    if not p.is_file():
+        loaded.problems.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
+        return [], []
+    src, records = read_jsonl(root, p, loaded, max_bytes)
+    files[rel] = src
+    values, errs = validate_many(adapter, records, rel)
+    loaded.problems.extend(errs)
+    bad = {e.line for e in errs}
+    return values, [r.line for r in records if r.line not in bad]
+
+
+def _read_protocol(root: Path, loaded: Loaded, max_bytes: int):
+    p = root / PROTOCOL_DOC
+    if not p.is_file():
+        loaded.problems.append(Problem(PROTOCOL_DOC, None, "", "the frozen protocol document", "no such file"))
+        return None, None
+    doc = read_markdown(root, p, loaded, max_bytes)
+    if doc is None:
+        return None, None
+    meta, errs = validate_one(ProtocolMeta, doc.meta, PROTOCOL_DOC, 1)
+    loaded.problems.extend(errs)
+    return doc, meta
+
+
+def _read_amendments(root: Path, loaded: Loaded, max_bytes: int) -> list[Amendment]:
+    out = []
+    for p in discover(root, AMENDMENTS_DIR, (".md",)):
+        doc = read_markdown(root, p, loaded, max_bytes)
+        if doc is None:
+            continue
+        meta, errs = validate_one(AmendmentMeta, doc.meta, doc.source.rel, 1)
+        loaded.problems.extend(errs)
+        if not doc.body.strip():
+            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
+        elif PLACEHOLDER in doc.body:
+            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's own text, not the scaffold's placeholder", f"{PLACEHOLDER} in the text"))
+        if meta is not None:
+            if p.stem != meta.id:
+                loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({meta.id}.md)", p.name))
+            out.append(Amendment(meta, doc))
+    return out
+
+
+def amendment_number(entry_id: str) -> int:
+    return int(entry_id[1:])
+
+
+def _check_amendments(amendments: list[Amendment], frozen_on: str, entrants: dict, out: list[Problem]) -> None:
+    by_prefix: dict[str, list[Amendment]] = {}
+    seen: dict[str, str] = {}
+    for a in amendments:
+        rel = a.doc.source.rel
+        if a.meta.id in seen:
+            out.append(Problem(rel, 1, "id", f"a unique id ({a.meta.id} is also {seen[a.meta.id]})", a.meta.id))
+        seen.setdefault(a.meta.id, rel)
+        by_prefix.setdefault(a.meta.id[0], []).append(a)
+        if a.meta.date < frozen_on:
+            out.append(Problem(rel, 1, "date", f"a date on or after the protocol's freeze ({frozen_on})", a.meta.date))
+    for prefix, entries in sorted(by_prefix.items()):
+        numbers = sorted({amendment_number(a.meta.id) for a in entries})
+        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        if missing:
+            out.append(Problem(AMENDMENTS_DIR, None, "", f"gap-free ids {prefix}1 to {prefix}{max(numbers)}",
+                               "no " + ", ".join(f"{prefix}{n}" for n in missing)))
+    known = {a.meta.id for a in amendments}
+    for e in entrants.values():
+        if e.withdrawn_by is not None and e.withdrawn_by not in known:
+            out.append(Problem(COHORT_FILE, None, "$.entrants", f"withdrawn_by naming an entry of the amendment log ({', '.join(sorted(known))})", f"{e.id}: {e.withdrawn_by}"))
+
+
+def _dupes(items):
+    seen, out = set(), []
+    for x in items:
+        if x in seen:
+            out.append(x)
+        seen.add(x)
+    return out
+
+
+def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
+    f = COHORT_FILE
+    for name, items in (("profiles", c.profiles), ("briefs", c.briefs), ("entrants", c.entrants), ("boards", c.boards), ("cohorts", c.cohorts)):
+        for d in _dupes(x.id for x in items):
+            out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
+    # One board per arm: a run's arm decides its board, so no run can stand on two boards.
+    for arm in _dupes(b.arm for b in c.boards):
+        out.append(Problem(f, None, "$.boards", "one board per arm (boards are never blended)", f"two boards for arm {arm!r}"))
+    profiles = {p.id for p in c.profiles}
+    for i, b in enumerate(c.briefs):
+        if b.profile not in profiles:
+            out.append(Problem(f, None, f"$.briefs[{i}].profile", "one of the weight profiles", short_repr(b.profile)))
+    cohorts = {k.id for k in c.cohorts}
+    for i, e in enumerate(c.entrants):
+        if e.cohort not in cohorts:
+            out.append(Problem(f, None, f"$.entrants[{i}].cohort", "one of the cohorts", short_repr(e.cohort)))
+    if c.exhibit is not None:
+        kinds = {e.id: e.kind for e in c.entrants}
+        if kinds.get(c.exhibit.system) != "system":
+            out.append(Problem(f, None, "$.exhibit.system", "a system entrant", short_repr(c.exhibit.system)))
+        if kinds.get(c.exhibit.base_model) != "model":
+            out.append(Problem(f, None, "$.exhibit.base_model", "a model entrant", short_repr(c.exhibit.base_model)))
+    if list(c.windows) != ["opening", "25k", "50k", "75k", "ending"]:
+        out.append(Problem(f, None, "$.windows", "the five windows opening, 25k, 50k, 75k, ending", ", ".join(c.windows)))
+
+
+def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], out: list[Problem]) -> None:
+    f = RUNS_FILE
+    entrants = {e.id: e for e in c.entrants}
+    briefs = {b.id: b for b in c.briefs}
+    cohorts = {k.id for k in c.cohorts}
+    arms = {b.arm for b in c.boards}
+    profiles = {p.id: p.weights for p in c.profiles}
+    seen: dict[str, int] = {}
+    keys: dict[tuple, int] = {}
+    for run, line in zip(runs, lines):
+        if run.id in seen:
+            out.append(Problem(f, line, "$.id", f"a unique run id (first at line {seen[run.id]})", short_repr(run.id)))
+        seen.setdefault(run.id, line)
+        key = (run.entrant, run.brief, run.arm, run.replicate)
+        if key in keys:
+            out.append(Problem(f, line, "", f"one run per (entrant, brief, arm, replicate) (first at line {keys[key]})", " x ".join(map(str, key))))
+        keys.setdefault(key, line)
+        e = entrants.get(run.entrant)
+        if e is None:
+            out.append(Problem(f, line, "$.entrant", "an entrant of cohort.json", short_repr(run.entrant)))
+        elif (e.kind == "system") != (run.arm == "system"):
+            out.append(Problem(f, line, "$.arm", f"the system arm exactly for system entrants ({e.id} is a {e.kind})", short_repr(run.arm)))
+        if run.brief not in briefs:
+            out.append(Problem(f, line, "$.brief", "a brief of cohort.json", short_repr(run.brief)))
+        if run.cohort not in cohorts:
+            out.append(Problem(f, line, "$.cohort", "a cohort of cohort.json", short_repr(run.cohort)))
+        if run.arm not in arms:
+            out.append(Problem(f, line, "$.arm", "an arm that has a board", short_repr(run.arm)))
+        total = sum(call.words_to - call.words_from for call in run.calls)
+        if total != run.words:
+            out.append(Problem(f, line, "$.words", f"{total}, the words the calls' offsets add up to", short_repr(run.words)))
+        for k in range(1, len(run.calls)):
+            if run.calls[k].words_from != run.calls[k - 1].words_to:
+                out.append(Problem(f, line, f"$.calls[{k}].words_from", f"{run.calls[k - 1].words_to}, where the previous call ended", short_repr(run.calls[k].words_from)))
+        _check_scores(f, line, run.windows, run.score, profiles, expected_windows(run.words, c.windows), out)
+
+
+def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int], out: list[Problem]) -> None:
+    profiles = {p.id: p.weights for p in c.profiles}
+    seen = set()
+    for ref, line in zip(refs, lines):
+        if ref.id in seen:
+            out.append(Problem(REFERENCE_FILE, line, "$.id", "a unique id", short_repr(ref.id)))
+        seen.add(ref.id)
+        legacy = ref.corpus == "legacy-v1.0"
+        if legacy != (ref.stratum == "legacy"):
+            out.append(Problem(REFERENCE_FILE, line, "$.stratum", "the legacy stratum exactly for the legacy-v1.0 corpus", short_repr(ref.stratum)))
+        wanted = ["opening", "25k", "50k", "ending"] if legacy else expected_windows(ref.words, c.windows)
+        _check_scores(REFERENCE_FILE, line, ref.windows, ref.score, profiles, wanted, out)
+
+
