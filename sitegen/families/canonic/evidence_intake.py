@@ -12,7 +12,6 @@ record is not optional: without it nothing proves the inputs are the ones that w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -23,7 +22,9 @@ from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
 from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
-from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, FreezeFile, FrozenItem, Output, ProbesFile, SweepFile
+from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
+from sitegen.freeze import check as check_frozen
+from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
 
 FREEZE_FILE = "data/canonic/freeze.json"
 PROBES_FILE = "data/canonic/probes.json"
@@ -31,20 +32,6 @@ EXTERNAL_FILE = "data/canonic/external.json"
 OUTPUTS_FILE = "data/canonic/outputs.jsonl"
 
 _OUTPUTS = TypeAdapter(list[Output])
-
-
-@dataclass(frozen=True)
-class FrozenCheck:
-    """One frozen input as the build found it."""
-
-    kind: str
-    id: str
-    document: str  # where the content lives: a markdown path, or a JSON path in sweep.json
-    version: str
-    recorded: str
-    recomputed: str
-    frozen_at: str
-    history: list  # FreezeEntry, oldest first
 
 
 def _read_model(root: Path, rel: str, model, loaded: Loaded, max_bytes: int, required: bool):
@@ -65,60 +52,26 @@ def _read_model(root: Path, rel: str, model, loaded: Loaded, max_bytes: int, req
 
 
 def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, list[FrozenCheck]]:
+    """Check every rubric, Show Bible and the task set against the freeze record."""
     src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, max_bytes, required=True)
     if freeze is None:
         return src, []
-    out = loaded.problems
-    items: dict[tuple[str, str], tuple[int, FrozenItem]] = {}
-    for i, item in enumerate(freeze.items):
-        key = (item.kind, item.id)
-        if key in items:
-            out.append(Problem(FREEZE_FILE, None, f"$.items[{i}]", "one item per frozen input", f"{item.kind} {item.id!r} again"))
-        items.setdefault(key, (i, item))
-        for k in range(1, len(item.history)):
-            if item.history[k].frozen_at <= item.history[k - 1].frozen_at:
-                out.append(Problem(FREEZE_FILE, None, f"$.items[{i}].history[{k}].frozen_at", "a time after the previous version's", short_repr(item.history[k].frozen_at)))
-
-    # What must be frozen, and how each is fingerprinted now.
-    wanted: list[tuple[str, str, str, str, str | None]] = []  # kind, id, document, recomputed, version in use
-    for d_i, d in enumerate(sweep.domains):
-        wanted.append(("rubric", d.id, f"data/canonic/sweep.json $.domains[{d_i}].rubric",
-                       record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version))
+    if freeze.schema_ != "canonic.freeze/1":
+        loaded.problems.append(Problem(FREEZE_FILE, None, "$.schema", '"canonic.freeze/1"', short_repr(freeze.schema_)))
     from sitegen.families.canonic.validate import task_set_fingerprint  # late: validate imports this module
 
+    wanted = [Wanted("rubric", d.id, f"data/canonic/sweep.json $.domains[{i}].rubric",
+                     record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version)
+              for i, d in enumerate(sweep.domains)]
+    paths = {item.id: item.path for item in freeze.items if item.kind == "show-bible" and item.path}
     for sh in sweep.shows:
-        entry = items.get(("show-bible", sh.id))
-        path = entry[1].path if entry else f"content/canonic/bibles/{sh.id}.md"
-        doc = root / path
-        if not doc.is_file():
-            out.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
+        path = paths.get(sh.id, f"content/canonic/bibles/{sh.id}.md")
+        if not (root / path).is_file():
+            loaded.problems.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
             continue
-        wanted.append(("show-bible", sh.id, path, text_fingerprint(doc.read_bytes()), None))
-    wanted.append(("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks), None))
-
-    checks = []
-    for kind, item_id, document, recomputed, version_in_use in wanted:
-        entry = items.pop((kind, item_id), None)
-        if entry is None:
-            out.append(Problem(FREEZE_FILE, None, "$.items", f"a {kind} item for {item_id!r}", "none"))
-            continue
-        i, item = entry
-        current = item.history[-1]
-        if recomputed != current.fingerprint:
-            where, _, path = document.partition(" ")
-            out.append(Problem(where, None, path,
-                               f"fingerprint {current.fingerprint} ({kind} {item_id!r} version {current.version}, frozen {current.frozen_at}, "
-                               f"recorded in {FREEZE_FILE}); an edit after the freeze needs a version bump there",
-                               f"fingerprint {recomputed} recomputed from the content as it is now"))
-        if version_in_use is not None and version_in_use != current.version:
-            where, _, path = document.partition(" ")
-            out.append(Problem(where, None, path + ".version",
-                               f"version {current.version}, the version in force in {FREEZE_FILE} (a bumped rubric needs a re-sweep)",
-                               short_repr(version_in_use)))
-        checks.append(FrozenCheck(kind, item_id, document, current.version, current.fingerprint, recomputed, current.frozen_at, list(item.history)))
-    for (kind, item_id), (i, _item) in sorted(items.items()):
-        out.append(Problem(FREEZE_FILE, None, f"$.items[{i}]", "items only for the sweep's rubrics, shows and task set", f"{kind} {item_id!r}"))
-    return src, checks
+        wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint((root / path).read_bytes())))
+    wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks)))
+    return src, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems)
 
 
 def load_probes(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:

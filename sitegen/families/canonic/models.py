@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from sitegen.freeze import FreezeFile
+
 ANCHOR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
 WEIGHT_TOLERANCE = 1e-9
 
@@ -173,47 +175,6 @@ class Cell(Strict):
     judgments: list[Judgment]
 
 
-Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-Fingerprint = Annotated[str, StringConstraints(pattern=r"^([0-9a-f]{32}|[0-9a-f]{64})$")]
-ContentPath = Annotated[str, StringConstraints(pattern=r"^content/[A-Za-z0-9._/-]+\.md$", max_length=300)]
-
-
-class FreezeEntry(Strict):
-    """One frozen version of a document: what it hashed to and when it was frozen."""
-
-    version: Slug
-    fingerprint: Fingerprint
-    frozen_at: IsoTime
-    note: Annotated[str, StringConstraints(max_length=2000)] = ""
-
-
-class FrozenItem(Strict):
-    """A frozen input. `history` is oldest first; the last entry is the version in force.
-    Editing the document after its freeze needs a new entry (a version bump)."""
-
-    kind: Literal["rubric", "show-bible", "task-set"]
-    id: Slug  # the domain id for a rubric, the show id for a bible, "task-set"
-    path: ContentPath | None = None  # the markdown document, for a show bible
-    history: list[FreezeEntry] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _path_for_bibles(self) -> "FrozenItem":
-        if (self.kind == "show-bible") != (self.path is not None):
-            raise ValueError("a path for a show-bible item, and only for one")
-        versions = [e.version for e in self.history]
-        if len(set(versions)) != len(versions):
-            raise ValueError(f"each version once in the history, got {versions}")
-        return self
-
-
-class FreezeFile(Strict):
-    """data/canonic/freeze.json: the freeze record of the rubrics, Show Bibles and task set."""
-
-    schema_: Literal["canonic.freeze/1"] = Field(alias="schema")
-    frozen_at: IsoTime
-    items: list[FrozenItem] = Field(min_length=1)
-
-
 class ProbeJudgment(Strict):
     judge: Slug
     anchors: dict[Slug, float]
@@ -269,7 +230,7 @@ class Output(Strict):
 ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
     "canonic.sweep": SweepFile,
     "canonic.cell": Cell,
-    "canonic.freeze": FreezeFile,
+    "canonic.freeze": FreezeFile,  # the core's freeze record (sitegen.freeze)
     "canonic.probes": ProbesFile,
     "canonic.external": ExternalBoard,
     "canonic.output": Output,
