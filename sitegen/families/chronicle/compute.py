@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -185,8 +185,9 @@ def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) ->
                         pct_high=percentile_of(high, band_values), seed=seed))
         intervals.append(stats.Interval(eid, low, high))
     bands = stats.rank_bands(intervals)
-    ranked = sorted((Row(**{**r.__dict__, "band": bands[r.entrant]}) for r in rows if r.score is not None),
-                    key=lambda r: (r.band, -r.score, r.entrant))
+    # Within a band rows are tied: listed alphabetically, as on the Canonic boards, not by score.
+    ranked = sorted((replace(r, band=bands[r.entrant]) for r in rows if r.score is not None),
+                    key=lambda r: (r.band, r.name.casefold(), r.entrant))
     return ranked + [r for r in rows if r.score is None]
 
 
