@@ -67,17 +67,25 @@ def _csv_diff(rel: str, published: bytes, recomputed: bytes) -> list[str]:
 
 
 def _recompute_checks(site: Path, manifest: dict) -> list[str]:
+    """Recompute every family whose raw records the site publishes. Which families those are
+    is read from raw/, not taken from the manifest, so an edited manifest cannot switch
+    recomputation off."""
     root = site / RAW_DIR
-    families = manifest.get("families", [])
+    families = [fid for fid in FAMILIES if (root / "data" / fid).is_dir()]
+    out = []
+    claimed = manifest.get("families", [])
+    if sorted(claimed) != sorted(families):
+        out.append(f"manifest.json: families {claimed} differ from those whose raw records are published {families}")
+    if not families:
+        return out + [f"{RAW_DIR}/: no raw records to recompute anything from"]
     config = SiteConfig(root=root, families=families)
     loaded = Loaded()
     inputs = {fid: FAMILIES[fid].load(root, loaded, config.limits) for fid in families}
     if loaded.problems:
-        return [f"raw records do not validate: {p}" for p in InputError(loaded.problems).problems]
+        return out + [f"raw records do not validate: {p}" for p in InputError(loaded.problems).problems]
     from sitegen.build import _compute  # the same computation a build runs
 
     results = _compute(config, inputs)
-    out = []
     for fid in families:
         o = FAMILIES[fid].outputs(results[fid])
         for t in o.tables:

@@ -40,6 +40,11 @@ SITE_INPUTS = ("content", "data", "templates", "assets", "pyproject.toml")
 CACHE_DIR = ".sitegen-cache"
 SWEEP_REL = "data/canonic/sweep.json"
 CELLS_REL = "data/canonic/cells.jsonl"
+FREEZE_REL = "data/canonic/freeze.json"
+PROBES_REL = "data/canonic/probes.json"
+EXTERNAL_REL = "data/canonic/external.json"
+OUTPUTS_REL = "data/canonic/outputs.jsonl"
+BIBLES_DIR = "content/canonic/bibles"
 
 
 # --------------------------------------------------------------------------- copying a site
@@ -210,6 +215,58 @@ def ref_fingerprint(tasks: list[dict]) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+def ref_text_fingerprint(data: bytes) -> str:
+    """A Show Bible's fingerprint, as documented on the verification page: UTF-8, a leading
+    byte-order mark dropped, line endings normalised to LF, trailing whitespace at the end
+    dropped, exactly one final newline; the SHA-256 of that, in hex."""
+    text = data.decode("utf-8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n").rstrip() + "\n"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ref_rubric_fingerprint(rubric: dict) -> str:
+    """A rubric's fingerprint, as documented: its JSON with sorted keys and no whitespace."""
+    data = json.dumps(rubric, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def freeze_record(root: Path, sweep: dict | None = None, frozen_at: str = "2026-01-02T03:04:05Z") -> dict:
+    """A valid freeze record for the site at `root`, computed from its files as they are now:
+    one item per rubric, per show (its bible under content/canonic/bibles/<show>.md) and the
+    task set, each with a single version "1"."""
+    sweep = sweep if sweep is not None else read_sweep(root)
+
+    def item(kind: str, item_id: str, fingerprint: str, version: str = "1", path: str | None = None) -> dict:
+        return {"kind": kind, "id": item_id, "path": path,
+                "history": [{"version": version, "fingerprint": fingerprint, "frozen_at": frozen_at, "note": ""}]}
+
+    items = [item("rubric", d["id"], ref_rubric_fingerprint(d["rubric"]), d["rubric"]["version"]) for d in sweep["domains"]]
+    for sh in sweep["shows"]:
+        rel = f"{BIBLES_DIR}/{sh['id']}.md"
+        items.append(item("show-bible", sh["id"], ref_text_fingerprint((root / rel).read_bytes()), path=rel))
+    items.append(item("task-set", "task-set", ref_fingerprint(sweep["tasks"])))
+    return {"schema": "canonic.freeze/1", "frozen_at": frozen_at, "items": items}
+
+
+def write_freeze(root: Path, sweep: dict | None = None) -> dict:
+    """Write data/canonic/freeze.json for a site written from scratch (see freeze_record)."""
+    record = freeze_record(root, sweep)
+    path = root / FREEZE_REL
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return record
+
+
+def read_json(root: Path, rel: str) -> Any:
+    return json.loads((root / rel).read_text(encoding="utf-8"))
+
+
+def write_json(root: Path, rel: str, value: Any) -> None:
+    (root / rel).write_text(json.dumps(value, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def ref_bootstrap(scores: list[float], seed: int) -> tuple[float, float]:
     arr = np.asarray(scores, dtype=np.float64)
     rng = np.random.default_rng(seed)
@@ -275,6 +332,67 @@ def reference(root: Path) -> Ref:
             if counted and first is None:
                 first = (m["id"], counted[0], d["id"])
     return Ref(sweep, rows, status, len(cells), first, judge_scores)
+
+
+# --------------------------------------------------------------------------- the evidence reference
+#
+# The failure record and the ladders recomputed from the raw files, in the same spirit as
+# `reference`: json, hashlib and numpy, following the pages' own descriptions.
+
+
+@dataclass
+class RefProbe:
+    id: str
+    max_score: float
+    judge_scores: list[tuple[str, float]]  # in the sweep's judge order
+    score: float
+    caught: bool
+
+
+def ref_probes(root: Path, sweep: dict) -> list[RefProbe]:
+    """Each probe: both judges' weighted scores from their anchors and the domain's rubric,
+    their mean, and caught when that mean is at or below the probe's predetermined maximum."""
+    dims = {d["id"]: d["rubric"]["dimensions"] for d in sweep["domains"]}
+    order = [j["id"] for j in sweep["judges"]]
+    out = []
+    for p in read_json(root, PROBES_REL)["probes"]:
+        by_judge = {j["judge"]: ref_weighted(dims[p["domain"]], j["anchors"]) for j in p["judgments"]}
+        scores = [(j, by_judge[j]) for j in order]
+        score = (scores[0][1] + scores[1][1]) / 2
+        out.append(RefProbe(p["id"], p["max_score"], scores, score, score <= p["max_score"]))
+    return out
+
+
+@dataclass
+class RefLadder:
+    domain: str
+    task: str
+    candidates: int
+    rungs: list[tuple[str, str, float]]  # (position, model, task score)
+    strict: bool
+
+
+def ref_ladders(ref: Ref) -> list[RefLadder]:
+    """A task is eligible with at least three publishable outputs: counted cells of rows that
+    pass the gate. Its rungs: sorted by task score then model id, the first, the one at index
+    (n - 1) // 2 and the last. Strict: every judge scored low < middle < high."""
+    task_domain = {t["id"]: t["domain"] for t in ref.sweep["tasks"]}
+    judges = [j["id"] for j in ref.sweep["judges"]]
+    per_task: dict[str, list[tuple[float, str]]] = {}
+    for (model, domain), row in ref.rows.items():
+        if row.published:
+            for task, sc in row.task_scores.items():
+                per_task.setdefault(task, []).append((sc, model))
+    out = []
+    for task in sorted(per_task):
+        cands = sorted(per_task[task])
+        if len(cands) < 3:
+            continue
+        picks = [("low", cands[0]), ("middle", cands[(len(cands) - 1) // 2]), ("high", cands[-1])]
+        by_judge = [dict(ref.judge_scores[(m, task)]) for _, (_, m) in picks]
+        strict = all(by_judge[0][j] < by_judge[1][j] < by_judge[2][j] for j in judges)
+        out.append(RefLadder(task_domain[task], task, len(cands), [(pos, m, sc) for pos, (sc, m) in picks], strict))
+    return out
 
 
 # --------------------------------------------------------------------------- fixtures

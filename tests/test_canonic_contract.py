@@ -14,7 +14,7 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (CELLS_REL, SWEEP_REL, find_cell_line, read_cells, read_sweep, ref_fingerprint,
+from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, find_cell_line, read_cells, read_sweep, ref_fingerprint,
                       rewrite_cell_line, run_cli, set_sweep_key, two_standard_scores, write_sweep)
 
 AGGREGATE_KEYS = ["overall", "overall_score", "aggregate", "grand_mean", "total_score", "cross_domain_mean"]
@@ -302,14 +302,25 @@ def test_aggregate_keys_deep_in_the_sweep_rejected(site_copy):
 
 
 def test_task_edit_without_new_fingerprint_rejected(site_copy):
+    """An edited task is caught twice over: the sweep's own task_set_fingerprint no longer
+    matches its tasks, and the task set no longer matches the freeze record. Both problems
+    point into sweep.json, and together they tell the reader the old and the new fingerprint."""
     sweep = read_sweep(site_copy)
+    frozen = sweep["task_set_fingerprint"]
     t = sweep["tasks"][5]
     t["premise_origin"] = "novel" if t["premise_origin"] == "canonical-anchored" else "canonical-anchored"
     write_sweep(site_copy, sweep)
-    p = only(problems_of(site_copy))
-    assert where(p) == f"{SWEEP_REL} $.task_set_fingerprint"
-    assert p.found == json.dumps(sweep["task_set_fingerprint"])
-    assert ref_fingerprint(sweep["tasks"]) in p.expected  # the reader is told the fingerprint to record
+    now = ref_fingerprint(sweep["tasks"])
+    assert now != frozen
+    problems = problems_of(site_copy)
+    assert {p.file for p in problems} == {SWEEP_REL}  # nothing else is blamed
+    by_where = {where(p): p for p in problems}
+    stated = by_where[f"{SWEEP_REL} $.task_set_fingerprint"]
+    assert stated.found == json.dumps(frozen)
+    assert now in stated.expected  # the reader is told the fingerprint to record
+    against_freeze = by_where[f"{SWEEP_REL} $.tasks"]
+    assert frozen in against_freeze.expected and FREEZE_REL in against_freeze.expected
+    assert now in against_freeze.found
 
 
 def test_stated_fingerprint_that_does_not_match_rejected(site_copy):

@@ -23,7 +23,7 @@ from sitegen.config import load_config
 from sitegen.families.canonic.models import Task
 from sitegen.families.canonic.validate import task_set_fingerprint
 
-from conftest import reference, ref_status
+from conftest import reference, ref_status, write_freeze
 
 REPO = Path(__file__).resolve().parent.parent
 SWEEP_ID = "tiny-001"
@@ -120,6 +120,7 @@ def run(tmp_path: Path, cells: dict[tuple[str, str], dict | None], sweep: dict |
     (root / "data" / "canonic" / "sweep.json").write_text(json.dumps(sweep or make_sweep(), indent=1), encoding="utf-8")
     lines = [json.dumps(c) for c in cells.values() if c is not None]
     (root / "data" / "canonic" / "cells.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_freeze(root)  # no shows in these sweeps: rubrics and the task set only
     return validate(load_config(root))["canonic"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import io
 import json
 import posixpath
@@ -18,7 +19,7 @@ import pytest
 from sitegen.build import build
 from sitegen.config import load_config
 
-from conftest import (CELLS_REL, SWEEP_REL, Ref, hash_tree, read_sweep, ref_fingerprint, reference, rewrite_cell_line,
+from conftest import (CELLS_REL, OUTPUTS_REL, SWEEP_REL, Ref, hash_tree, read_sweep, ref_fingerprint, reference, rewrite_cell_line,
                       two_standard_scores, write_sweep)
 
 
@@ -170,25 +171,33 @@ def test_ids_on_every_page_are_unique(built_site):
 
 
 def test_row_anchors_stay_unique_for_similar_model_ids(cached_site_copy, tmp_path):
+    """Two model ids that differ only in punctuation ('openai/gpt-5.5' and 'openai-gpt-5-5')
+    would collide under any slug-like anchor; each board row keeps an anchor of its own, and
+    the row's self-link points at it."""
     sweep = read_sweep(cached_site_copy)
     first, second = sweep["models"][0]["id"], sweep["models"][1]["id"]
     twin = first.replace("/", "-").replace(".", "-")
     assert twin != first
     sweep["models"][1]["id"] = twin
     write_sweep(cached_site_copy, sweep)
-    path = cached_site_copy / CELLS_REL
-    lines = []
-    for x in path.read_text(encoding="utf-8").splitlines():
-        rec = json.loads(x)
-        if rec["model"] == second:
-            rec["model"] = twin
-        lines.append(json.dumps(rec))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for rel in (CELLS_REL, OUTPUTS_REL):  # every record of the renamed model follows it
+        path = cached_site_copy / rel
+        lines = []
+        for x in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(x)
+            if rec["model"] == second:
+                rec["model"] = twin
+            lines.append(json.dumps(rec, ensure_ascii=False))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     build(load_config(cached_site_copy), out)
     for d in sweep["domains"]:
-        ids = Page((out / f"canonic/{d['id']}/index.html").read_text(encoding="utf-8")).ids
-        assert len(ids) == len(set(ids)), d["id"]
+        board = Page((out / f"canonic/{d['id']}/index.html").read_text(encoding="utf-8"))
+        assert len(board.ids) == len(set(board.ids)), d["id"]
+        row_ids = [r["attrs"]["id"] for r in board.board_rows]
+        assert len(row_ids) == len(sweep["models"]) == len(set(row_ids))
+        assert f"row-{first}" in row_ids and f"row-{twin}" in row_ids
+        assert f"#row-{first}" in board.links and f"#row-{twin}" in board.links
 
 
 def test_every_internal_link_resolves(built_site):
@@ -252,47 +261,59 @@ def test_canonic_home_exclusion_table_matches_recount(built_site, ref):
     assert {k: v for k, v in totals.items() if v} == dict(ref.status)
 
 
-def figure_images(out: Path, rel: str) -> list[dict]:
-    return [i for i in page(out, rel)[1].imgs if i.get("src", "").endswith(".svg")]
+_FIGURE = re.compile(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', re.S)
+_INLINE_SVG = re.compile(r'<div class="svg" role="img" aria-label="([^"]*)">\s*(<svg\b.*?</svg>)\s*</div>', re.S)
 
 
-def svg_texts(path: Path) -> list[str]:
-    body = path.read_text(encoding="utf-8")
-    return [" ".join(t.split()) for t in re.findall(r"<text[^>]*>([^<]*)</text>", body)]
+def inline_figures(text: str) -> dict[str, dict]:
+    """figure id -> the figure's text alternative, its inline SVG, and its provenance line."""
+    found = {}
+    for fig_id, body in _FIGURE.findall(text):
+        m = _INLINE_SVG.search(body)
+        assert m, f"figure {fig_id}: no inline SVG with a text alternative"
+        prov = re.search(r'<p class="prov">(.*?)</p>', body, re.S)
+        found[fig_id] = {"alt": html.unescape(m.group(1)), "svg": m.group(2), "prov": prov.group(1) if prov else None}
+    return found
+
+
+def svg_texts(svg: str) -> list[str]:
+    return [" ".join(html.unescape(t).split()) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def check_figure_files(out: Path, name: str, inline_svg: str) -> None:
+    """<name>.svg, .png, .vl.json and .csv exist; the SVG file is the picture shown inline."""
+    svg = (out / f"{name}.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg[:500] and "<script" not in svg.lower(), name
+    assert svg_texts(svg) == svg_texts(inline_svg), f"{name}: the page shows another picture than {name}.svg"
+    assert (out / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    spec = json.loads((out / f"{name}.vl.json").read_text(encoding="utf-8"))
+    assert "vega-lite" in spec["$schema"], name
+    header, rows = read_csv(out / f"{name}.csv")
+    assert header and rows, name
 
 
 def test_figure_1_is_build_time_svg_with_a_text_alternative_for_every_domain(built_site, ref):
-    text, _ = page(built_site.out, "canonic/index.html")
+    out = built_site.out
+    text, _ = page(out, "canonic/index.html")
     assert "Figure 1" in text
-    imgs = figure_images(built_site.out, "canonic/index.html")
-    assert imgs, "no SVG figure on the Canonic home"
-    for img in imgs:
-        svg = (built_site.out / "canonic" / img["src"]).resolve()
-        assert svg.is_file(), img["src"]
-        body = svg.read_text(encoding="utf-8")
-        assert "<svg" in body[:500] and "<script" not in body.lower()
-        assert img.get("alt", "").strip(), img["src"]
-    alts = " ".join(i["alt"] for i in imgs)
+    figs = inline_figures(text)
+    assert sorted(figs) == sorted(f"figure-1-{d}" for d in domains(ref)), "one panel per domain on the Canonic home"
     for d in ref.sweep["domains"]:
-        assert d["name"] in alts, d["name"]
+        fig = figs[f"figure-1-{d['id']}"]
+        assert fig["alt"].startswith(d["name"]), fig["alt"]
+        assert "<script" not in fig["svg"].lower()
+        check_figure_files(out, f"canonic/{d['id']}/figure", fig["svg"])
+        # each board shows its own panel too, the same picture
+        (own,) = inline_figures(page(out, f"canonic/{d['id']}/index.html")[0]).values()
+        assert svg_texts(own["svg"]) == svg_texts(fig["svg"]) and own["alt"] == fig["alt"]
 
 
 def test_each_figure_panel_draws_exactly_its_published_rows(built_site, ref):
     names = {m["id"]: m["name"] for m in ref.sweep["models"]}
-    imgs = figure_images(built_site.out, "canonic/index.html")
-    panels = {}
-    for img in imgs:
-        svg = (built_site.out / "canonic" / img["src"]).resolve()
-        texts = svg_texts(svg)
-        owners = [d for d in ref.sweep["domains"] if d["name"] in texts]
-        if len(owners) == 1:
-            panels[owners[0]["id"]] = (texts, img["alt"])
-    if len(imgs) == 1 and not panels:  # one SVG holding every panel: check what can be told apart
-        texts = svg_texts((built_site.out / "canonic" / imgs[0]["src"]).resolve())
-        assert {names[r.model] for r in ref.rows.values() if r.published} <= set(texts)
-        return
-    assert sorted(panels) == sorted(domains(ref)), "one panel per domain"
-    for d, (texts, alt) in panels.items():
+    figs = inline_figures(page(built_site.out, "canonic/index.html")[0])
+    for d in domains(ref):
+        fig = figs[f"figure-1-{d}"]
+        texts, alt = svg_texts(fig["svg"]), fig["alt"]
         rows = [r for (m, dd), r in ref.rows.items() if dd == d]
         drawn = {names[r.model] for r in rows if r.published}
         withheld = {names[r.model] for r in rows if not r.published}
@@ -307,6 +328,30 @@ def test_each_figure_panel_draws_exactly_its_published_rows(built_site, ref):
                 assert names[r.model] in alt, (d, names[r.model])
         for name in withheld:
             assert name in alt  # named as withheld, in words
+        # the figure's data download holds exactly the drawn rows, with the recomputed numbers
+        _, data = read_csv(built_site.out / f"canonic/{d}/figure.csv")
+        by_name = {names[r.model]: r for r in pub}
+        assert sorted(x["model"] for x in data) == sorted(by_name)
+        for x in data:
+            r = by_name[x["model"]]
+            assert (float(x["score"]), float(x["low"]), float(x["high"])) == pytest.approx((r.score, r.low, r.high), abs=1e-9)
+
+
+def test_figures_2_and_3_are_inline_svg_with_their_files(built_site, ref):
+    out = built_site.out
+    ver = inline_figures(page(out, "canonic/verification/index.html")[0])
+    diag = inline_figures(page(out, "canonic/diagnostics/index.html")[0])
+    assert {"figure-2-domains", "figure-2-models"} <= set(ver) and "figure-3" in diag
+    for fig, name in ((ver["figure-2-domains"], "canonic/figure-2-domains"), (ver["figure-2-models"], "canonic/figure-2-models"),
+                      (diag["figure-3"], "canonic/figure-3")):
+        assert fig["alt"].strip(), name
+        check_figure_files(out, name, fig["svg"])
+    for d in ref.sweep["domains"]:
+        assert d["name"] in ver["figure-2-domains"]["alt"]
+    for m in ref.sweep["models"]:
+        assert m["name"] in ver["figure-2-models"]["alt"]
+    for sh in ref.sweep["shows"]:
+        assert sh["name"] in diag["figure-3"]["alt"] and sh["name"] in svg_texts(diag["figure-3"]["svg"])
 
 
 # --------------------------------------------------------------------------- the boards

@@ -12,6 +12,7 @@ record is not optional: without it nothing proves the inputs are the ones that w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,7 +22,7 @@ from sitegen.aggregate import is_aggregate_key
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
-from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
+from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json, sha256_bytes
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
@@ -51,11 +52,19 @@ def _read_model(root: Path, rel: str, model, loaded: Loaded, max_bytes: int, req
     return src, value
 
 
-def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, list[FrozenCheck]]:
+@dataclass(frozen=True)
+class FreezeResult:
+    source: SourceFile | None  # freeze.json
+    frozen_at: str  # the freeze record's own time
+    checks: list[FrozenCheck]
+    documents: list[SourceFile]  # the frozen markdown documents, as read for their fingerprints
+
+
+def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> FreezeResult:
     """Check every rubric, Show Bible and the task set against the freeze record."""
     src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, max_bytes, required=True)
     if freeze is None:
-        return src, []
+        return FreezeResult(src, "", [], [])
     if freeze.schema_ != "canonic.freeze/1":
         loaded.problems.append(Problem(FREEZE_FILE, None, "$.schema", '"canonic.freeze/1"', short_repr(freeze.schema_)))
     from sitegen.families.canonic.validate import task_set_fingerprint  # late: validate imports this module
@@ -64,14 +73,17 @@ def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) ->
                      record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version)
               for i, d in enumerate(sweep.domains)]
     paths = {item.id: item.path for item in freeze.items if item.kind == "show-bible" and item.path}
+    documents = []
     for sh in sweep.shows:
         path = paths.get(sh.id, f"content/canonic/bibles/{sh.id}.md")
         if not (root / path).is_file():
             loaded.problems.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
             continue
-        wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint((root / path).read_bytes())))
+        data = (root / path).read_bytes()
+        documents.append(SourceFile(path, sha256_bytes(data), len(data)))
+        wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data)))
     wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks)))
-    return src, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems)
+    return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
 
 
 def load_probes(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:

@@ -62,11 +62,11 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         return t
 
     # Frozen inputs ------------------------------------------------------------------------
-    frozen = res.input.frozen
+    frozen = res.input.freeze.checks
     table("fingerprints", "Frozen inputs: recorded and recomputed fingerprints",
           ["kind", "id", "document", "version", "recorded", "recomputed", "frozen_at", "match"],
           [(f.kind, f.id, f.document, f.version, f.recorded, f.recomputed, f.frozen_at, f.recorded == f.recomputed) for f in frozen],
-          "freeze", with_(inp.freeze_file, inp.sweep_file))
+          "freeze", with_(inp.freeze.source, inp.sweep_file, *inp.freeze.documents))
 
     # Exclusions by model (Figure 2) -----------------------------------------------------------
     by_model: dict[str, dict[str, int]] = defaultdict(dict)
@@ -125,7 +125,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
 
     out.figures.extend([fig2_domains, fig2_models, fig3])
     figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
-    ctx = {**common, **names, "ev": ev, "frozen": frozen, "mismatch_means": MISMATCH_MEANS, "model_rows": model_rows,
+    ctx = {**common, **names, "ev": ev, "frozen": frozen, "frozen_at": inp.freeze.frozen_at, "mismatch_means": MISMATCH_MEANS, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
            "show_conditioned": show_conditioned, "tables": {t.stem: t for t in out.tables}}
     out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", "Verification and failure record: Canonic Stage 1", ctx))

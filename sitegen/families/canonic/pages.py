@@ -93,8 +93,8 @@ def outputs(res: CanonicResults) -> Outputs:
                   ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")],
         "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
     }
-    raw = [SWEEP_FILE, CELLS_FILE, inp.freeze_file.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
-    raw += [f.document for f in inp.frozen if f.kind == "show-bible"]
+    raw = [SWEEP_FILE, CELLS_FILE, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
+    raw += [f.rel for f in inp.freeze.documents]
     texts = {
         "canonic.public-rows": f"{res.rows_published} of {res.rows_total} model-domain rows met the publication gate.",
         "canonic.counted-cells": f"The benchmark evaluates {res.cells_total:,} cells, of which {res.cells_counted:,} counted under the two-judge rule.",

@@ -26,7 +26,7 @@ from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
 from sitegen.families.canonic import evidence_intake as ev
-from sitegen.families.canonic.evidence_intake import FrozenCheck
+from sitegen.families.canonic.evidence_intake import FreezeResult
 from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, ExternalBoard, ProbesFile, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
@@ -70,8 +70,7 @@ class CanonicInput:
     tables: dict[str, pa.Table]  # cells, judgments, anchors (see SCHEMAS); outputs when published
     sweep_file: SourceFile
     cells_file: SourceFile
-    frozen: list[FrozenCheck]
-    freeze_file: SourceFile
+    freeze: FreezeResult
     probes: ProbesFile | None = None
     probes_file: SourceFile | None = None
     external: ExternalBoard | None = None
@@ -134,7 +133,7 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
     tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
     problems.extend(_duplicate_cells(tables["cells"]))
 
-    freeze_src, frozen = ev.load_freeze(root, loaded, max_bytes, sweep)
+    freeze = ev.load_freeze(root, loaded, max_bytes, sweep)
     probes_src, probes = ev.load_probes(root, loaded, max_bytes, sweep)
     external_src, external = ev.load_external(root, loaded, max_bytes, sweep)
     # Outputs are checked against the cells only when the cells are sound; otherwise every
@@ -144,7 +143,7 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
         tables["outputs"] = outputs
     if problems:
         return None
-    return CanonicInput(sweep, tables, sweep_src, reader.source, frozen, freeze_src,
+    return CanonicInput(sweep, tables, sweep_src, reader.source, freeze,
                         probes, probes_src, external, external_src, outputs_src)
 
 
