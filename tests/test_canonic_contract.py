@@ -56,7 +56,7 @@ def weighted(dims: list[dict], anchors: dict) -> float:
 
 def test_demo_artifact_is_valid(site_copy):
     results = validate(load_config(site_copy))
-    assert set(results) == {"canonic"}
+    assert "canonic" in results and results["canonic"].rows_published == 77
 
 
 # --------------------------------------------------------------------------- rubric weights

@@ -661,6 +661,7 @@ def sha(path: Path) -> str:
 def test_raw_inputs_are_republished_byte_for_byte_without_the_outputs(built_site, ref):
     out, root = built_site.out, built_site.root
     raw = {p.relative_to(out / "raw").as_posix() for p in (out / "raw").rglob("*") if p.is_file()}
+    raw = {rel for rel in raw if "/canonic/" in rel}  # other families publish their own raw records
     expected = {SWEEP_REL, CELLS_REL, FREEZE_REL, PROBES_REL, EXTERNAL_REL} | {bible_rel(sh["id"]) for sh in ref.sweep["shows"]}
     assert raw == expected
     for rel in raw:
