@@ -25,7 +25,7 @@ from sitegen.families import Figure
 from sitegen.parallel import workers
 
 PNG_SCALE = 2
-PNG_MAX_SIDE = 4000  # pixels: a figure with a thousand rows is drawn at 1x, not as a 15 MB PNG
+PNG_MAX_SIDE = 4000  # pixels: a figure with a thousand rows is rasterised smaller, not as a 15 MB PNG
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def render(fig: Figure) -> Rendered:
 def _png_scale(svg: str) -> float:
     m = re.search(r'<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"', svg)
     side = max(float(m.group(1)), float(m.group(2))) if m else 0.0
-    return PNG_SCALE if side * PNG_SCALE <= PNG_MAX_SIDE else 1.0
+    return PNG_SCALE if side * PNG_SCALE <= PNG_MAX_SIDE else round(PNG_MAX_SIDE / side, 4)
 
 
 def _read_cache(base: Path) -> Rendered | None:

@@ -37,6 +37,12 @@ def load_arrow(db: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> No
         db.unregister("_incoming")
 
 
+def view_arrow(db: duckdb.DuckDBPyConnection, name: str, arrow: pa.Table) -> None:
+    """Expose an Arrow table as a view without copying it: for large text columns that are
+    only looked up, never aggregated."""
+    db.register(name, arrow)
+
+
 def execute(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> None:
     """DDL and CREATE ... AS statements: anything that returns no rows to Python."""
     db.execute(sql, list(params))
@@ -49,5 +55,7 @@ def rows(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) ->
 
 
 def has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
-    (found,), = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]).fetchall()
-    return found > 0
+    """A table or view of that name exists (registered Arrow views included)."""
+    (found,), = db.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()
+    (views,), = db.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchall()
+    return found + views > 0

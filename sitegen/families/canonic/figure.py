@@ -37,8 +37,11 @@ def draw_exclusions(data: list[dict]) -> dict:
 
     groups = list(dict.fromkeys(d["group"] for d in data))
     reasons = list(dict.fromkeys(d["reason"] for d in data))
+    # Zero-width segments draw nothing but cost layout time; the explicit y domain keeps every
+    # group on the axis, including one with no exclusion at all.
+    data = [d for d in data if d["cells"] > 0]
     chart = alt.Chart(alt.NamedData(name="rows")).mark_bar().encode(
-        y=alt.Y("group:N", sort=groups, title=None, axis=alt.Axis(labelLimit=160)),
+        y=alt.Y("group:N", sort=groups, title=None, scale=alt.Scale(domain=groups), axis=alt.Axis(labelLimit=160)),
         x=alt.X("cells:Q", title="excluded cells", axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("reason:N", sort=reasons, title="reason",
                         scale=alt.Scale(scheme="tableau10"), legend=alt.Legend(orient="bottom", columns=3)),
@@ -47,6 +50,9 @@ def draw_exclusions(data: list[dict]) -> dict:
     spec = chart.to_dict()
     spec["datasets"] = {"rows": data}
     return spec
+
+
+TRANSFER_LABEL_ROWS = 60  # a score written in every cell reads up to here, and costs a text mark each
 
 
 def draw_transfer(data: list[dict]) -> dict:
@@ -60,11 +66,13 @@ def draw_transfer(data: list[dict]) -> dict:
         y=alt.Y("model:N", sort=models, title=None, axis=alt.Axis(labelLimit=160)),
     )
     rect = base.mark_rect().encode(color=alt.Color("score:Q", scale=alt.Scale(scheme="blues", domain=[0, 100]), title="score"))
-    text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("score:Q", format=".1f"),
-        color=alt.condition("datum.score > 60", alt.value("white"), alt.value("black")),
-    )
-    chart = (rect + text).properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
+    layers = rect
+    if len(models) <= TRANSFER_LABEL_ROWS:  # past this, the numbers are in the data table instead
+        layers = rect + base.mark_text(fontSize=11).encode(
+            text=alt.Text("score:Q", format=".1f"),
+            color=alt.condition("datum.score > 60", alt.value("white"), alt.value("black")),
+        )
+    chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
     spec = chart.to_dict()
     spec["datasets"] = {"rows": data}
     return spec

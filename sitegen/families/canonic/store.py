@@ -72,7 +72,10 @@ def load(db, inp: CanonicInput) -> None:
     }, {"id": pa.string(), "domain": pa.string(), "show": pa.string(), "origin": pa.string()})
 
     for name, table in inp.tables.items():
-        store.load_arrow(db, name, table)
+        if name == "outputs":  # the texts, only looked up for the ladders: a view, not a copy
+            store.view_arrow(db, name, table)
+        else:
+            store.load_arrow(db, name, table)
     store.execute(db, _STATUS_SQL)
     store.execute(db, _ROWS_SQL)
 
