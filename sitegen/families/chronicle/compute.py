@@ -171,7 +171,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
 def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) -> list[Row]:
     rows, intervals = [], []
     for eid, rrs in sorted(board_runs.items()):
-        ok = [rr.score for rr in rrs if rr.eligible]
+        ok = [rr.score for rr in sorted(rrs, key=lambda rr: rr.run.id) if rr.eligible]  # run-id order: the bootstrap's input order
         name = entrants[eid].name
         if not ok:
             rows.append(Row(eid, name, len(rrs), 0, reason="no run inside the eligibility band (DNF)"))

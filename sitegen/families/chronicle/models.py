@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+import datetime as dt
+
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
 LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
@@ -36,8 +38,32 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
+def _real_date(v: str) -> str:
+    dt.date.fromisoformat(v)  # 2026-09-31 matches the pattern but is no date
+    return v
+
+
+def _real_time(v: str) -> str:
+    dt.datetime.fromisoformat(v[:19])
+    return v
+
+
+IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_real_date)]
+IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"), AfterValidator(_real_time)]
+
+
+def _sagascore_in_schema(schema: dict) -> None:
+    """The published JSON Schema accepts the archived key too, as the contract does."""
+    props = schema.get("properties", {})
+    if "score" in props:
+        props["sagascore"] = {**props["score"], "title": "Sagascore",
+                              "description": "The archived name of score (SagaScore, before the rename). Give one of the two, not both."}
+        required = schema.get("required", [])
+        if "score" in required:  # exactly one of the two names
+            required.remove("score")
+            schema["oneOf"] = [{"required": ["score"]}, {"required": ["sagascore"]}]
+        else:  # at most one
+            schema["not"] = {"required": ["score", "sagascore"]}
 AmendmentId = Annotated[str, StringConstraints(pattern=r"^[ACR][1-9][0-9]*$")]
 ID_PREFIX = {"amendment": "A", "clarification": "C", "rename-note": "R"}
 PLACEHOLDER = "FILL IN"  # `sitegen new amendment` writes it; the build refuses it until replaced
@@ -209,6 +235,8 @@ class Call(Strict):
 
 
 class Run(Strict):
+    model_config = ConfigDict(json_schema_extra=_sagascore_in_schema)
+
     """data/chronicle/runs.jsonl, one line."""
 
     id: Slug
@@ -226,6 +254,8 @@ class Run(Strict):
 
 
 class ReferenceNovel(Strict):
+    model_config = ConfigDict(json_schema_extra=_sagascore_in_schema)
+
     """data/chronicle/reference.jsonl, one line: a public-domain novel of the human band."""
 
     id: Slug
@@ -242,6 +272,8 @@ class ReferenceNovel(Strict):
 
 
 class ArchivedRow(Strict):
+    model_config = ConfigDict(json_schema_extra=_sagascore_in_schema)
+
     entrant: Name
     score: float = Field(ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
     runs: int = Field(ge=1)

@@ -10,7 +10,7 @@ stated composite, window median and ChronicleBench Score recomputed.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import TypeAdapter
@@ -74,7 +74,10 @@ def book_score(windows: list[WindowScore], weights_of) -> float:
     return float(statistics.fmean(window_composite(w, weights_of) for w in windows))
 
 
-def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float | None, profiles: dict, expected_windows, out: list[Problem]) -> None:
+def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float | None, profiles: dict, expected_windows,
+                  profile: str | None, out: list[Problem], stated_key: str = "score") -> None:
+    """Recompute every composite, median and score of one text; `profile` is the weight profile
+    its genre maps to (None when that is unknown, e.g. the brief does not exist)."""
     names = [w.window for w in windows]
     if names != list(expected_windows):
         out.append(Problem(rel, line, "$.windows", f"the windows {', '.join(expected_windows)} in that order", ", ".join(names) or "none"))
@@ -83,6 +86,8 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
             if r.profile not in profiles:
                 out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(r.profile)))
                 return
+            if profile is not None and r.profile != profile:
+                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].profile", f"{profile!r}, the profile this text's genre is scored under", short_repr(r.profile)))
             c = capped_composite(r, profiles[r.profile])
             if r.composite is not None and abs(r.composite - c) > STATED_TOLERANCE:
                 out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].composite", f"{c:.6f}, recomputed from the eight scores, the weights and the cap", short_repr(r.composite)))
@@ -92,7 +97,7 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
     if windows and stated is not None:
         s = book_score(windows, profiles.__getitem__)
         if abs(stated - s) > STATED_TOLERANCE:
-            out.append(Problem(rel, line, "$.score", f"{s:.6f}, the mean of the window composites", short_repr(stated)))
+            out.append(Problem(rel, line, f"$.{stated_key}", f"{s:.6f}, the mean of the window composites", short_repr(stated)))
 
 
 def expected_windows(words: int, windows: list[str]) -> list[str]:
@@ -122,19 +127,19 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
     cohort = read_model(COHORT_FILE, CohortFile)
     archive = read_model(ARCHIVE_FILE, ArchiveFile)
     freeze = read_model(FREEZE_FILE, freeze_mod.FreezeFile)
-    runs, runs_lines = _read_lines(root, RUNS_FILE, _RUNS, loaded, max_bytes, files)
-    refs, refs_lines = _read_lines(root, REFERENCE_FILE, _REFS, loaded, max_bytes, files)
+    runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, max_bytes, files)
+    refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, max_bytes, files)
     protocol, protocol_meta = _read_protocol(root, loaded, max_bytes)
-    amendments = _read_amendments(root, loaded, max_bytes)
+    amendments, present = _read_amendments(root, loaded, max_bytes)
 
     if cohort is not None:
         _check_cohort(cohort, out)
-        _check_runs(cohort, runs, runs_lines, out)
-        _check_references(cohort, refs, refs_lines, out)
+        _check_runs(cohort, runs, runs_lines, runs_archived, out)
+        _check_references(cohort, refs, refs_lines, refs_archived, out)
         if protocol_meta is not None:
             if protocol_meta.frozen_on != cohort.protocol_frozen_on:
                 out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
-            _check_amendments(amendments, protocol_meta.frozen_on, {e.id: e for e in cohort.entrants}, out)
+            _check_amendments(amendments, present, protocol_meta.frozen_on, {e.id: e for e in cohort.entrants}, out)
     frozen = []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
@@ -146,16 +151,25 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
 
 
 def _read_lines(root, rel, adapter, loaded, max_bytes, files):
+    """(validated records, their lines, the lines that state the score under its archived name)."""
     p = root / rel
     if not p.is_file():
         loaded.problems.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
-        return [], []
+        return [], [], set()
     src, records = read_jsonl(root, p, loaded, max_bytes)
     files[rel] = src
     values, errs = validate_many(adapter, records, rel)
     loaded.problems.extend(errs)
     bad = {e.line for e in errs}
-    return values, [r.line for r in records if r.line not in bad]
+    archived = {r.line for r in records if isinstance(r.value, dict) and "sagascore" in r.value}
+    return values, [r.line for r in records if r.line not in bad], archived
+
+
+def _front_matter(model, doc: MarkdownDoc, loaded: Loaded):
+    """Validate front matter; its problems name the key as written ("date"), not a JSON path."""
+    meta, errs = validate_one(model, doc.meta, doc.source.rel, 1)
+    loaded.problems.extend(replace(e, path=e.path.removeprefix("$.")) for e in errs)
+    return meta
 
 
 def _read_protocol(root: Path, loaded: Loaded, max_bytes: int):
@@ -166,19 +180,19 @@ def _read_protocol(root: Path, loaded: Loaded, max_bytes: int):
     doc = read_markdown(root, p, loaded, max_bytes)
     if doc is None:
         return None, None
-    meta, errs = validate_one(ProtocolMeta, doc.meta, PROTOCOL_DOC, 1)
-    loaded.problems.extend(errs)
-    return doc, meta
+    return doc, _front_matter(ProtocolMeta, doc, loaded)
 
 
-def _read_amendments(root: Path, loaded: Loaded, max_bytes: int) -> list[Amendment]:
-    out = []
+def _read_amendments(root: Path, loaded: Loaded, max_bytes: int) -> tuple[list[Amendment], set[str]]:
+    """The valid entries, and the id of every entry file (valid or not: a broken A5.md is still
+    there, so the log has no gap at A5, only a broken entry)."""
+    out, present = [], set()
     for p in discover(root, AMENDMENTS_DIR, (".md",)):
+        present.add(p.stem)
         doc = read_markdown(root, p, loaded, max_bytes)
         if doc is None:
             continue
-        meta, errs = validate_one(AmendmentMeta, doc.meta, doc.source.rel, 1)
-        loaded.problems.extend(errs)
+        meta = _front_matter(AmendmentMeta, doc, loaded)
         if not doc.body.strip():
             loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
         elif PLACEHOLDER in doc.body:
@@ -187,26 +201,26 @@ def _read_amendments(root: Path, loaded: Loaded, max_bytes: int) -> list[Amendme
             if p.stem != meta.id:
                 loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({meta.id}.md)", p.name))
             out.append(Amendment(meta, doc))
-    return out
+    return out, present
 
 
 def amendment_number(entry_id: str) -> int:
     return int(entry_id[1:])
 
 
-def _check_amendments(amendments: list[Amendment], frozen_on: str, entrants: dict, out: list[Problem]) -> None:
-    by_prefix: dict[str, list[Amendment]] = {}
+def _check_amendments(amendments: list[Amendment], present: set[str], frozen_on: str, entrants: dict, out: list[Problem]) -> None:
     seen: dict[str, str] = {}
     for a in amendments:
         rel = a.doc.source.rel
         if a.meta.id in seen:
             out.append(Problem(rel, 1, "id", f"a unique id ({a.meta.id} is also {seen[a.meta.id]})", a.meta.id))
         seen.setdefault(a.meta.id, rel)
-        by_prefix.setdefault(a.meta.id[0], []).append(a)
         if a.meta.date < frozen_on:
             out.append(Problem(rel, 1, "date", f"a date on or after the protocol's freeze ({frozen_on})", a.meta.date))
-    for prefix, entries in sorted(by_prefix.items()):
-        numbers = sorted({amendment_number(a.meta.id) for a in entries})
+    for a in amendments:
+        present.add(a.meta.id)
+    for prefix in sorted({i[0] for i in present if i[:1] in "ACR" and i[1:].isdigit()}):
+        numbers = sorted({int(i[1:]) for i in present if i[0] == prefix and i[1:].isdigit()})
         missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
         if missing:
             out.append(Problem(AMENDMENTS_DIR, None, "", f"gap-free ids {prefix}1 to {prefix}{max(numbers)}",
@@ -252,7 +266,7 @@ def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
         out.append(Problem(f, None, "$.windows", "the five windows opening, 25k, 50k, 75k, ending", ", ".join(c.windows)))
 
 
-def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], out: list[Problem]) -> None:
+def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[int], out: list[Problem]) -> None:
     f = RUNS_FILE
     entrants = {e.id: e for e in c.entrants}
     briefs = {b.id: b for b in c.briefs}
@@ -286,10 +300,12 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], out: list[Prob
         for k in range(1, len(run.calls)):
             if run.calls[k].words_from != run.calls[k - 1].words_to:
                 out.append(Problem(f, line, f"$.calls[{k}].words_from", f"{run.calls[k - 1].words_to}, where the previous call ended", short_repr(run.calls[k].words_from)))
-        _check_scores(f, line, run.windows, run.score, profiles, expected_windows(run.words, c.windows), out)
+        brief = briefs.get(run.brief)
+        _check_scores(f, line, run.windows, run.score, profiles, expected_windows(run.words, c.windows), brief.profile if brief else None, out,
+                      "sagascore" if line in archived else "score")
 
 
-def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int], out: list[Problem]) -> None:
+def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int], archived: set[int], out: list[Problem]) -> None:
     profiles = {p.id: p.weights for p in c.profiles}
     seen = set()
     for ref, line in zip(refs, lines):
@@ -300,6 +316,10 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
         if legacy != (ref.stratum == "legacy"):
             out.append(Problem(REFERENCE_FILE, line, "$.stratum", "the legacy stratum exactly for the legacy-v1.0 corpus", short_repr(ref.stratum)))
         wanted = ["opening", "25k", "50k", "ending"] if legacy else expected_windows(ref.words, c.windows)
-        _check_scores(REFERENCE_FILE, line, ref.windows, ref.score, profiles, wanted, out)
+        if ref.profile not in profiles:
+            out.append(Problem(REFERENCE_FILE, line, "$.profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(ref.profile)))
+            continue
+        _check_scores(REFERENCE_FILE, line, ref.windows, ref.score, profiles, wanted, ref.profile, out,
+                      "sagascore" if line in archived else "score")
 
 
