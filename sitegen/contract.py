@@ -76,6 +76,16 @@ def validate_many(adapter: TypeAdapter, records: list, rel: str) -> tuple[list, 
     return kept, problems
 
 
+def duplicates(items) -> list:
+    """Every item that occurs again after its first occurrence, in order (ids in a list)."""
+    seen, out = set(), []
+    for x in items:
+        if x in seen:
+            out.append(x)
+        seen.add(x)
+    return out
+
+
 def schema_documents(kinds: dict[str, type[BaseModel]]) -> dict[str, str]:
     """file name -> JSON Schema text, stable byte for byte."""
     out = {}

@@ -22,7 +22,7 @@ import pyarrow as pa
 from pydantic import TypeAdapter
 
 from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
-from sitegen.contract import validate_many, validate_one
+from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
 from sitegen.families.canonic import evidence_intake as ev
@@ -178,14 +178,6 @@ def _duplicate_cells(cells: pa.Table) -> list[Problem]:
     return out
 
 
-def _dupes(items) -> list:
-    seen, out = set(), []
-    for x in items:
-        if x in seen:
-            out.append(x)
-        seen.add(x)
-    return out
-
 
 def _check_sweep(s: SweepFile) -> list[Problem]:
     f = SWEEP_FILE
@@ -194,7 +186,7 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
     if j1.family == j2.family:
         out.append(Problem(f, None, "$.judges[1].family", f"a judge from a different family than {j1.id} ({j1.family})", short_repr(j2.family)))
     for name, items in (("judges", s.judges), ("models", s.models), ("shows", s.shows), ("domains", s.domains), ("tasks", s.tasks)):
-        for d in _dupes(x.id for x in items):
+        for d in duplicates(x.id for x in items):
             out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
     judge_ids = {j.id for j in s.judges}
     for i, m in enumerate(s.models):

@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from sitegen import freeze as freeze_mod
-from sitegen.contract import validate_many, validate_one
+from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_json, read_jsonl, read_markdown
@@ -231,22 +231,14 @@ def _check_amendments(amendments: list[Amendment], present: set[str], frozen_on:
             out.append(Problem(COHORT_FILE, None, "$.entrants", f"withdrawn_by naming an entry of the amendment log ({', '.join(sorted(known))})", f"{e.id}: {e.withdrawn_by}"))
 
 
-def _dupes(items):
-    seen, out = set(), []
-    for x in items:
-        if x in seen:
-            out.append(x)
-        seen.add(x)
-    return out
-
 
 def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
     f = COHORT_FILE
     for name, items in (("profiles", c.profiles), ("briefs", c.briefs), ("entrants", c.entrants), ("boards", c.boards), ("cohorts", c.cohorts)):
-        for d in _dupes(x.id for x in items):
+        for d in duplicates(x.id for x in items):
             out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
     # One board per arm: a run's arm decides its board, so no run can stand on two boards.
-    for arm in _dupes(b.arm for b in c.boards):
+    for arm in duplicates(b.arm for b in c.boards):
         out.append(Problem(f, None, "$.boards", "one board per arm (boards are never blended)", f"two boards for arm {arm!r}"))
     profiles = {p.id for p in c.profiles}
     for i, b in enumerate(c.briefs):
