@@ -1,0 +1,81 @@
+"""What NextChapterBench publishes: the standings (effort settings folded under their model),
+a page per item and per model, the method page's generated sections (formula, worked example,
+noise gauge, audition), and a CSV and JSON download of every table."""
+
+from __future__ import annotations
+
+from sitegen.families import Outputs, Page, Table
+from sitegen.families.nextchapter.compute import NextChapterResults
+from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, check_passes
+from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
+
+FLAG_NAMES = ("memorised", "refusal", "preamble", "truncated", "markdown")
+
+
+def model_path(model: str) -> str:
+    return f"nextchapter/models/{model}/index.html"
+
+
+def item_path(item: str) -> str:
+    return f"nextchapter/items/{item}/index.html"
+
+
+def outputs(res: NextChapterResults) -> Outputs:
+    inp = res.input
+    run = inp.run
+    sources = {rel: sf.sha256 for rel, sf in sorted(inp.files.items())}
+    items = {i.id: i for i in inp.items}
+    names = {m.id: m.name for m in run.models}
+    out = Outputs()
+
+    def table(stem, title, columns, rows, computation):
+        t = Table(f"nextchapter/{stem}", title, columns, rows, sources, f"nextchapter.{computation}")
+        out.tables.append(t)
+        return t
+
+    standing_rows = []
+    for s in res.standings:
+        for shown, v in ([("headline", s.best)] if s.best else []) + [("beneath", v) for v in s.others]:
+            standing_rows.append((s.model, s.name, s.house, v.effort, shown, v.status, v.marker, v.items,
+                                  v.craft.mean if v.craft else None, v.craft.se if v.craft else None,
+                                  v.compliance.mean if v.compliance else None, v.compliance.se if v.compliance else None,
+                                  s.tier if shown == "headline" else None))
+    table("standings", "NextChapterBench standings: every effort setting, the best one per model as its headline",
+          ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "compliance", "compliance_se", "tier"],
+          standing_rows, "standings")
+    table("chapters", "Every judged chapter: craft, compliance and the memorisation screen",
+          ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES],
+          [(r.model, r.effort, r.item, r.draft, r.craft, r.compliance, r.flags.copied_words, r.flags.copied_from,
+            *[getattr(r.flags, f) for f in FLAG_NAMES]) for r in res.results], "chapters")
+    table("noise", "The noise gauge: the frozen reference chapter's craft readings per item",
+          ["item", "readings", "mean", "sd"], [(n.item, n.n, n.mean, n.sd) for n in res.noise], "noise")
+    table("generation-noise", "Generation noise: the reference model's two drafts of every chapter",
+          ["item", "draft_1_craft", "draft_2_craft", "difference"], [(i, a, b, b - a) for i, a, b in res.generation_noise], "noise")
+    table("audition", "The judge audition: rank correlations between candidate judges",
+          ["judge_a", "judge_b", "rho"], [(c.a, c.b, c.rho) for c in run.audition.correlations], "audition")
+
+    common = {"res": res, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
+              "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
+              "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}}
+    out.pages.append(Page("nextchapter/index.html", "nextchapter/standings.html", "NextChapterBench standings", common))
+    for item in inp.items:
+        rs = [r for r in res.results if r.item == item.id and r.draft == 1]
+        out.pages.append(Page(item_path(item.id), "nextchapter/item.html", f"{item.novel}: NextChapterBench item", {**common, "item": item, "rows": rs}))
+    for m in run.models:
+        rs = [r for r in res.results if r.model == m.id]
+        out.pages.append(Page(model_path(m.id), "nextchapter/model.html", f"{m.name}: NextChapterBench", {**common, "model": m, "rows": rs,
+                                                                                                            "standing": next(s for s in res.standings if s.model == m.id)}))
+    top = next((s for s in res.standings if s.best), None)
+    example = next((r for r in res.results if top and r.model == top.model and r.effort == top.best.effort and r.draft == 1), None)
+    out.fragments.update({
+        "nextchapter.worked-example": ("nextchapter/_worked_example.html", {**common, "ex": example}),
+        "nextchapter.noise": ("nextchapter/_noise.html", common),
+        "nextchapter.audition": ("nextchapter/_audition.html", common),
+    })
+    out.summary = {
+        "id": "nextchapter", "title": "NextChapterBench", "href": "nextchapter/", "synthetic": run.synthetic,
+        "links": [("NextChapterBench", "nextchapter/"), ("Method", "nextchapter/method/")],
+        "line": f"Chapter continuations of {len(inp.items)} public-domain novels, one judge, a frozen reference chapter as the noise gauge.",
+    }
+    out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
+    return out
