@@ -43,9 +43,10 @@ def _no_hook(stage: str) -> None:
 def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
     root = config.root
     loaded = Loaded()
-    # A family's own content is its input, rendered by its pages, and not published at all
-    # when the family is not enabled.
+    # content/<family>/ belongs to that family: not published at all when the family is not
+    # enabled, and not rendered as plain pages when the family renders it itself.
     claimed = tuple(f"content/{f.content_dir}/" for f in FAMILIES.values() if f.content_dir)
+    claimed += tuple(f"content/{fid}/" for fid in FAMILIES if fid not in config.families)
     paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
     docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
     for d in docs:

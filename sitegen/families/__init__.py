@@ -89,8 +89,9 @@ class Family(Protocol):
 def _registry() -> dict[str, Family]:
     from sitegen.families.canonic import FAMILY as canonic
     from sitegen.families.chronicle import FAMILY as chronicle
+    from sitegen.families.nextchapter import FAMILY as nextchapter
 
-    return {f.id: f for f in (canonic, chronicle)}
+    return {f.id: f for f in (canonic, chronicle, nextchapter)}
 
 
 FAMILIES: dict[str, Family] = _registry()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -24,6 +25,7 @@ TRAP_WEIGHT = 2  # a contradicted continuity trap costs twice what any other fai
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1024)  # a chapter is normalised once, not once per check
 def normalise(text: str) -> str:
     """Whitespace runs collapsed to one space: a quotation is matched verbatim, word for word
     and character for character, but not across different line wrapping."""

@@ -3,9 +3,7 @@ words a chapter copies verbatim from another text, and the flags for refusals, p
 truncation and stray markdown.
 
 Words are compared case-insensitively with punctuation stripped, so a copied sentence is found
-however it was re-punctuated. The longest common run is found by binary search on its length
-with rolling hashes of word windows (every hash hit is confirmed word by word), in time about
-proportional to the texts' length times log of it.
+however it was re-punctuated.
 
 >>> longest_copied_run("It was a truth universally acknowledged, that a single man", "a truth universally acknowledged that")[0]
 5
@@ -17,8 +15,6 @@ import re
 from dataclasses import dataclass
 
 _WORD = re.compile(r"[0-9a-z]+(?:['’][0-9a-z]+)*")
-_MOD = (1 << 61) - 1
-_BASE = 1_000_003
 
 REFUSAL = re.compile(r"\b(I can(?:no|')t|I won't|I will not|I'm unable|I am unable|as an AI)\b", re.IGNORECASE)
 PREAMBLE = re.compile(r"^\s*(certainly|sure|of course|here is|here's|below is|absolutely)\b", re.IGNORECASE)
@@ -30,49 +26,41 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def _window_hashes(ids: list[int], k: int) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    if k > len(ids):
-        return out
-    top = pow(_BASE, k - 1, _MOD)
-    h = 0
-    for i in range(k):
-        h = (h * _BASE + ids[i]) % _MOD
-    out.setdefault(h, []).append(0)
-    for i in range(k, len(ids)):
-        h = ((h - ids[i - k] * top) * _BASE + ids[i]) % _MOD
-        out.setdefault(h, []).append(i - k + 1)
-    return out
-
-
-def _common_at(a: list[int], b: list[int], k: int) -> int | None:
-    """Start (in a) of some run of k words that also occurs in b, or None."""
-    if k == 0:
-        return 0
-    hb = _window_hashes(b, k)
-    for h, starts in _window_hashes(a, k).items():
-        for j in hb.get(h, ()):
-            for i in starts:
-                if a[i : i + k] == b[j : j + k]:
-                    return i
-    return None
+SEED = 3  # runs are grown from shared word triples; shorter runs are found by set intersection
 
 
 def longest_copied_run(text: str, source: str) -> tuple[int, str]:
-    """(length in words, the copied words) of the longest run of `text` found verbatim in `source`."""
-    tw, sw = words(text), words(source)
-    vocab: dict[str, int] = {}
-    a = [vocab.setdefault(w, len(vocab) + 1) for w in tw]
-    b = [vocab.setdefault(w, len(vocab) + 1) for w in sw]
-    lo, hi, at = 0, min(len(a), len(b)), 0
-    while lo < hi:  # the largest k with a common run of k words
-        mid = (lo + hi + 1) // 2
-        start = _common_at(a, b, mid)
-        if start is None:
-            hi = mid - 1
+    """(length in words, the copied words) of the longest run of `text` found verbatim in `source`.
+
+    A run of three or more words starts at a shared word triple whose preceding words differ
+    (the start of a maximal run), so each start is extended once. Seeding on triples, not
+    single words, keeps common words ("the", "and") from pairing every occurrence with every
+    other: the work is about the number of shared triples, small for two different chapters.
+    """
+    a, b = words(text), words(source)
+    where: dict[tuple[str, ...], list[int]] = {}
+    for j in range(len(b) - SEED + 1):
+        where.setdefault(tuple(b[j : j + SEED]), []).append(j)
+    best, at = 0, 0
+    for i in range(len(a) - SEED + 1):
+        for j in where.get(tuple(a[i : i + SEED]), ()):
+            if i and j and a[i - 1] == b[j - 1]:
+                continue  # inside a run that started earlier
+            k = SEED
+            while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+                k += 1
+            if k > best:
+                best, at = k, i
+    if best == 0:  # no shared triple: the longest run is a shared pair, a shared word or nothing
+        pairs = set(zip(b, b[1:]))
+        i = next((i for i in range(len(a) - 1) if (a[i], a[i + 1]) in pairs), None)
+        if i is not None:
+            best, at = 2, i
         else:
-            lo, at = mid, start
-    return lo, " ".join(tw[at : at + lo])
+            vocab = set(b)
+            i = next((i for i, w in enumerate(a) if w in vocab), None)
+            best, at = (1, i) if i is not None else (0, 0)
+    return best, " ".join(a[at : at + best])
 
 
 @dataclass(frozen=True)
