@@ -76,7 +76,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     table("costs", "Generation cost per entrant, from the per-call records",
           ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
 
-    common = {"res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+    common = {"verify_page": "manifest.json", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "tables": {t.stem: t for t in out.tables}}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),

@@ -4,7 +4,8 @@ noise gauge, audition), and a CSV and JSON download of every table."""
 
 from __future__ import annotations
 
-from sitegen.families import Outputs, Page, Table
+from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families.nextchapter.figure import draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, check_passes
 from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
@@ -54,7 +55,13 @@ def outputs(res: NextChapterResults) -> Outputs:
     table("audition", "The judge audition: rank correlations between candidate judges",
           ["judge_a", "judge_b", "rho"], [(c.a, c.b, c.rho) for c in run.audition.correlations], "audition")
 
-    common = {"res": res, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
+    novel = {i.id: i.novel for i in inp.items}
+    fig = Figure("nextchapter/figure-generation-noise", [
+        {"item": novel[i], "draft": f"draft {k}", "craft": v} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
+        draw_generation_noise, _generation_alt(res, novel, names.get(run.reference.model, run.reference.model)), sources, "nextchapter.noise")
+    if res.generation_noise:
+        out.figures.append(fig)
+    common = {"verify_page": "manifest.json", "res": res, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
               "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
               "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}}
     out.pages.append(Page("nextchapter/index.html", "nextchapter/standings.html", "NextChapterBench standings", common))
@@ -79,3 +86,13 @@ def outputs(res: NextChapterResults) -> Outputs:
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     return out
+
+
+def _generation_alt(res: NextChapterResults, novel: dict, model: str) -> str:
+    diffs = [b - a for _i, a, b in res.generation_noise]
+    if not diffs:
+        return ""
+    ahead = sum(d > 0 for d in diffs)
+    return (f"Craft of {model}'s first and second drafts of each of {len(diffs)} items. The second draft is "
+            f"{sum(diffs) / len(diffs):+.2f} points against the first on average, ahead on {ahead} items, "
+            f"and single items move by up to {max(abs(d) for d in diffs):.1f} points.")

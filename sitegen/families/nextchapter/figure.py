@@ -1,0 +1,21 @@
+"""The generation-noise figure: where a model wrote its chapters twice, each item's craft
+score for the first and the second draft, joined, so the spread a redraft alone causes is seen."""
+
+from __future__ import annotations
+
+
+def draw_generation_noise(data: list[dict]) -> dict:
+    import altair as alt  # late: only when the SVG is not cached
+
+    items = [d["item"] for d in data if d["draft"] == "draft 1"]
+    base = alt.Chart(alt.NamedData(name="rows")).encode(
+        y=alt.Y("item:N", sort=items, title=None, axis=alt.Axis(labelLimit=0)),
+    )
+    line = base.mark_line(color="#8c959f").encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item:N")
+    points = base.mark_point(filled=True, size=60).encode(
+        x="craft:Q", color=alt.Color("draft:N", title=None, scale=alt.Scale(range=["#1d3557", "#e76f51"]), legend=alt.Legend(orient="bottom")),
+        shape=alt.Shape("draft:N", legend=None))
+    chart = (line + points).properties(width=380, height=alt.Step(22)).configure_view(stroke=None).configure(font="sans-serif")
+    spec = chart.to_dict()
+    spec["datasets"] = {"rows": data}
+    return spec
