@@ -145,6 +145,7 @@ def test_the_threshold_is_configurable():
 
 def test_refusals_preambles_truncation_and_markdown_are_flagged():
     assert screen("I can't write in this author's voice.", "", "", 30).refusal
+    assert not screen("“I can't,” she said, and went to the window.", "", "", 30).refusal  # dialogue is not a refusal
     assert screen("Certainly! Here is the chapter you asked for:\n\nIt rained.", "", "", 30).preamble
     assert screen("It rained, and she turned toward the", "", "", 30).truncated
     assert screen("## Chapter Two\n\nIt rained.", "", "", 30).markdown

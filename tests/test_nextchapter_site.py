@@ -54,7 +54,8 @@ def test_every_headline_is_the_mean_and_standard_error_of_ten_items(built_site, 
         text = texts[(call["model"], call["effort"], call["item"], 1)]
         d = per.setdefault(key, {"craft": [], "compliance": []})
         d["craft"].append(statistics.fmean(call["candidate"]["craft"][k] for k in CRAFT))
-        d["compliance"].append(my_compliance(call, text))
+        refusal = re.match(r"\s*(I'm sorry|I am sorry|I can(?:no|'|’)t|I won't|I will not|I'm unable|I am unable|As an AI)\b", text, re.I)
+        d["compliance"].append(0.0 if refusal else my_compliance(call, text))
     rows = list(csv.DictReader((built_site.out / "nextchapter/standings.csv").open(encoding="utf-8")))
     assert rows
     for r in rows:

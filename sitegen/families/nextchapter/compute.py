@@ -77,9 +77,10 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
     for call in inp.calls:
         item = items[call.item]
         text = texts[(call.model, call.effort, call.item, call.draft)]
-        results.append(ItemResult(call.model, call.effort, call.item, call.draft, craft(call.candidate.craft),
-                                  compliance(call.candidate_checks, text),
-                                  screen(text, item.source_chapter, item.author_chapter, run.memorisation_threshold), call, text))
+        flags = screen(text, item.source_chapter, item.author_chapter, run.memorisation_threshold)
+        # A refusal returned as text is judged like any chapter, and scores zero on compliance.
+        score = 0.0 if flags.refusal else compliance(call.candidate_checks, text)
+        results.append(ItemResult(call.model, call.effort, call.item, call.draft, craft(call.candidate.craft), score, flags, call, text))
     results.sort(key=lambda r: (r.model, r.effort, r.item, r.draft))
 
     per_variant: dict[tuple[str, str], list[ItemResult]] = defaultdict(list)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 _WORD = re.compile(r"[0-9a-z]+(?:['’][0-9a-z]+)*")
 
-REFUSAL = re.compile(r"\b(I can(?:no|')t|I won't|I will not|I'm unable|I am unable|as an AI)\b", re.IGNORECASE)
+# A refusal returned as text opens with it (a chapter that opens with dialogue opens with a quote mark).
+REFUSAL = re.compile(r"^\s*(I'm sorry|I am sorry|I can(?:no|'|’)t|I won't|I will not|I'm unable|I am unable|As an AI)\b", re.IGNORECASE)
 PREAMBLE = re.compile(r"^\s*(certainly|sure|of course|here is|here's|below is|absolutely)\b", re.IGNORECASE)
 MARKDOWN = re.compile(r"^\s*(#{1,6}\s|```|\*\*\S)|\*\*[^*\n]+\*\*", re.MULTILINE)
 TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
@@ -86,6 +87,6 @@ def screen(text: str, source_chapter: str, author_chapter: str, threshold: int) 
     head = text.lstrip().split("\n", 1)[0]
     return Flags(
         copied_words=n, copied_from=origin, copied_passage=passage, memorised=n >= threshold,
-        refusal=bool(REFUSAL.search(text[:600])), preamble=bool(PREAMBLE.match(head)),
+        refusal=bool(REFUSAL.match(text)), preamble=bool(PREAMBLE.match(head)),
         truncated=not TERMINAL.search(text), markdown=bool(MARKDOWN.search(text)),
     )
