@@ -86,6 +86,35 @@ class Family(Protocol):
     def artifact_kinds(self) -> dict[str, type]: ...
 
 
+@dataclass(frozen=True)
+class PythonFamily:
+    """A family that computes in Python from its validated records, without the DuckDB store
+    (a few hundred runs or calls do not need one): wired from its modules' functions."""
+
+    id: str
+    title: str
+    content_dir: str | None
+    _load: Callable[..., Any]
+    _compute: Callable[[Any], Any]
+    _outputs: Callable[[Any], Outputs]
+    _kinds: dict[str, type]
+
+    def load(self, root, loaded, limits):
+        return self._load(root, loaded, limits.max_file_bytes)
+
+    def store(self, db, inp) -> None:
+        return None
+
+    def compute(self, db, inp):
+        return self._compute(inp)
+
+    def outputs(self, results) -> Outputs:
+        return self._outputs(results)
+
+    def artifact_kinds(self) -> dict[str, type]:
+        return self._kinds
+
+
 def _registry() -> dict[str, Family]:
     from sitegen.families.canonic import FAMILY as canonic
     from sitegen.families.chronicle import FAMILY as chronicle

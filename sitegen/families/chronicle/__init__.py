@@ -4,31 +4,9 @@ amendment log (seed 000)."""
 
 from __future__ import annotations
 
-from sitegen.families.chronicle import compute as _compute
-from sitegen.families.chronicle import models as _models
-from sitegen.families.chronicle import pages as _pages
-from sitegen.families.chronicle import validate as _validate
+from sitegen.families import PythonFamily
+from sitegen.families.chronicle import compute, models, pages, validate
 
-
-class Chronicle:
-    id = "chronicle"
-    title = "ChronicleBench"
-    content_dir = "chronicle"  # the protocol and the amendment log are this family's inputs
-
-    def load(self, root, loaded, limits):
-        return _validate.load_chronicle(root, loaded, limits.max_file_bytes)
-
-    def store(self, db, inp) -> None:
-        return None  # a few hundred runs: computed in Python from the validated records
-
-    def compute(self, db, inp):
-        return _compute.compute(inp)
-
-    def outputs(self, results):
-        return _pages.outputs(results)
-
-    def artifact_kinds(self):
-        return _models.ARTIFACT_KINDS
-
-
-FAMILY = Chronicle()
+# content/chronicle/ (the protocol and the amendment log) is this family's input.
+FAMILY = PythonFamily("chronicle", "ChronicleBench", "chronicle", validate.load_chronicle, compute.compute,
+                      pages.outputs, models.ARTIFACT_KINDS)
