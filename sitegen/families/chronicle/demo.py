@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import os
 import statistics
 import unicodedata
 from datetime import datetime, timedelta, timezone
@@ -55,6 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sitegen.families.demo_files import write_json, write_jsonl
 from sitegen.families.chronicle.models import (
     DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run,
 )
@@ -453,20 +452,6 @@ def _freeze_document(protocol: bytes) -> dict:
 # ---------------------------------------------------------------- entry points
 
 
-def _dumps(doc: dict, indent: int | None = None) -> str:
-    if indent is None:
-        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps(doc, ensure_ascii=False, indent=indent)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-
-
 def generate(root: Path) -> None:
     """Write the synthetic ChronicleBench artifact files under root/data/chronicle/ (seeded,
     deterministic). The hand-written protocol root/content/chronicle/protocol.md must exist:
@@ -490,11 +475,11 @@ def generate(root: Path) -> None:
         ReferenceNovel.model_validate(r, strict=True)
     ArchiveFile.model_validate(archive, strict=True)
 
-    _write_atomic(root / COHORT_FILE, _dumps(cohort, 2) + "\n")
-    _write_atomic(root / RUNS_FILE, "".join(_dumps(r) + "\n" for r in runs))
-    _write_atomic(root / REFERENCE_FILE, "".join(_dumps(r) + "\n" for r in reference))
-    _write_atomic(root / ARCHIVE_FILE, _dumps(archive, 2) + "\n")
-    _write_atomic(root / FREEZE_FILE, _dumps(_freeze_document(protocol), 2) + "\n")
+    write_json(root / COHORT_FILE, cohort)
+    write_jsonl(root / RUNS_FILE, runs)
+    write_jsonl(root / REFERENCE_FILE, reference)
+    write_json(root / ARCHIVE_FILE, archive)
+    write_json(root / FREEZE_FILE, _freeze_document(protocol))
 
 
 def main(argv: list[str] | None = None) -> None:

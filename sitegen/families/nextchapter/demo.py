@@ -62,13 +62,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 
+from sitegen.families.demo_files import write_json, write_jsonl
 from sitegen.families.nextchapter.models import (
     AUTHOR,
     CRAFT,
@@ -1500,20 +1499,6 @@ def _documents() -> tuple[dict, list[dict], list[dict], list[dict]]:
 # ---------------------------------------------------------------- entry points
 
 
-def _dumps(doc: dict, indent: int | None = None) -> str:
-    if indent is None:
-        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps(doc, ensure_ascii=False, indent=indent)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-
-
 def generate(root: Path) -> None:
     """Write the synthetic NextChapterBench artifact files under root/data/nextchapter/ (seeded,
     deterministic). Every document is validated against the contract first."""
@@ -1526,10 +1511,10 @@ def generate(root: Path) -> None:
         Chapter.model_validate(doc, strict=True)
     for doc in calls:
         Call.model_validate(doc, strict=True)
-    _write_atomic(root / RUN_FILE, _dumps(run, 2) + "\n")
-    _write_atomic(root / ITEMS_FILE, "".join(_dumps(r) + "\n" for r in items))
-    _write_atomic(root / CHAPTERS_FILE, "".join(_dumps(r) + "\n" for r in chapters))
-    _write_atomic(root / CALLS_FILE, "".join(_dumps(r) + "\n" for r in calls))
+    write_json(root / RUN_FILE, run)
+    write_jsonl(root / ITEMS_FILE, items)
+    write_jsonl(root / CHAPTERS_FILE, chapters)
+    write_jsonl(root / CALLS_FILE, calls)
 
 
 def main(argv: list[str] | None = None) -> None:

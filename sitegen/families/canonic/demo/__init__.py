@@ -75,10 +75,9 @@ from sitegen.families.canonic.demo.files import (
     OUTPUTS_FILE,
     PROBES_FILE,
     SWEEP_FILE,
-    _write_atomic,
-    _write_json,
 )
 from sitegen.families.canonic.demo.seed import DEMO_SEED, _rng
+from sitegen.families.demo_files import write_atomic, write_json
 from sitegen.families.canonic.demo.texts import _Texts
 from sitegen.families.canonic.models import ExternalBoard, FreezeFile, ProbesFile, SweepFile
 
@@ -117,7 +116,7 @@ def generate(root: Path, scale: int = 1) -> None:
     doc = _sweep_document(tasks, models)
     sweep = SweepFile.model_validate(doc, strict=True)  # the demo never writes what intake would refuse
     text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    _write_atomic(root / SWEEP_FILE, lambda fh: fh.write(text))
+    write_atomic(root / SWEEP_FILE, lambda fh: fh.write(text))
 
     latent = _latent(scale)
     plans = {g: _exclusion_plan(g, tasks) for g in range(1, scale + 1)}
@@ -127,7 +126,7 @@ def generate(root: Path, scale: int = 1) -> None:
         for mid, _, _, g, mi in models:
             fh.writelines(cells.lines(mid, g, mi, latent[g], plans[g]))
 
-    _write_atomic(root / CELLS_FILE, write_cells)
+    write_atomic(root / CELLS_FILE, write_cells)
 
     for path, doc, model in (
         (FREEZE_FILE, _freeze_document(sweep, bibles), FreezeFile),
@@ -135,7 +134,7 @@ def generate(root: Path, scale: int = 1) -> None:
         (EXTERNAL_FILE, _external_document(), ExternalBoard),
     ):
         model.model_validate(doc, strict=True)
-        _write_json(root / path, doc)
+        write_json(root / path, doc)
 
     texts = _Texts(tasks, difficulty)
 
@@ -143,7 +142,7 @@ def generate(root: Path, scale: int = 1) -> None:
         for mid, _, _, g, mi in models:
             fh.writelines(texts.lines(mid, g, mi, latent[g][0], plans[g]))
 
-    _write_atomic(root / OUTPUTS_FILE, write_outputs)
+    write_atomic(root / OUTPUTS_FILE, write_outputs)
 
 
 def main(argv: list[str] | None = None) -> None:
