@@ -131,4 +131,6 @@ def environment(templates_dir: Path) -> jinja2.Environment:
 
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:
-    return env.get_template(template).render(**context, page_path=path, link=lambda t: relative_url(t, path))
+    # page_type names the template, so tests can pick one page of each kind
+    return env.get_template(template).render(**context, page_path=path, page_type=template.removesuffix(".html"),
+                                             link=lambda t: relative_url(t, path))
