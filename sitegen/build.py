@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import publish, render, store
+from sitegen import publish, render, site_index, store
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import InputError, Problem
@@ -93,12 +93,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     template that does not exist) are InputErrors naming the markdown file."""
     env = render.environment(config.root / "templates")
     md = render.markdown_renderer()
-    site = {
-        "title": config.title,
-        "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
-        "families": [o.summary for o in outputs.values()],
-        "version": __version__,
-    }
+    site = _site_context(config, outputs)
     fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
     pages: list[Page] = [p for o in outputs.values() for p in o.pages]
     problems: list[Problem] = []
@@ -118,7 +113,22 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         pages.append(Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel}))
     if problems:
         raise InputError(problems)
-    return {p.path: render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title}) for p in pages}
+    return {p.path: _page_html(env, site, p) for p in pages}
+
+
+def _site_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
+    """What every page knows about the site (base.html's header, head and footer)."""
+    return {
+        "title": config.title,
+        "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
+        "families": [o.summary for o in outputs.values()],
+        "version": __version__,
+        **site_index.head_context(config, outputs),
+    }
+
+
+def _page_html(env, site: dict, p: Page) -> str:
+    return render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title})
 
 
 def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config: SiteConfig) -> dict:
@@ -142,12 +152,14 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     }
 
 
-FIGURE_SUFFIXES = (".svg", ".png", ".vl.json", ".csv")
+FIGURE_SUFFIXES = publish.FIGURE_SUFFIXES
 
 
-def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook) -> BuildResult:
+def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
+          on_figure: Callable[[int, int], None] | None = None) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
-    it to inject failures); the output directory changes only in the last one, "swap"."""
+    it to inject failures); the output directory changes only in the last one, "swap".
+    `on_figure(done, total)` reports the figures stage's progress (the terminal display)."""
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -175,7 +187,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     html = _render(config, docs, outputs)
 
     stage("figures")
-    drawn = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    drawn = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures", on_figure)
     html = {path: render.place_figures(text, drawn) for path, text in html.items()}
 
     stage("write")
@@ -199,6 +211,9 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                 writer.write(rel, data)
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
             writer.write(rel_path(root, p), p.read_bytes())
+        # last: the downloads page and SHA256SUMS list the bytes of everything written above
+        env, site = render.environment(root / "templates"), _site_context(config, outputs)
+        index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
         stage("manifest")
         writer.write("manifest.json", publish.json_bytes(_manifest(loaded, outputs, writer.files, config)))
         stage("swap")
@@ -207,4 +222,4 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         writer.abort()
         raise
     stage(None)
-    return BuildResult(Path(out_dir), len(html), len(writer.files), clock)
+    return BuildResult(Path(out_dir), len(html) + len(index_pages), len(writer.files), clock)

@@ -35,16 +35,46 @@ def main() -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
 def build(root: Path, out: Path | None) -> None:
     """Validate, compute, render and write the site."""
+    from sitegen import progress
     from sitegen.build import build as run_build
     from sitegen.config import load_config
 
     started = time.perf_counter()
     try:
         config = load_config(root)
-        result = run_build(config, out if out is not None else config.root / "_site")
+        with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
+            result = run_build(config, out if out is not None else config.root / "_site",
+                               on_stage=shown.stage, on_figure=shown.figures)
     except SitegenError as exc:
         _fail(exc)
     click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
+
+
+@main.command()
+@root_option
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on, and only that one.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port (0: any free one).")
+def serve(root: Path, out: Path | None, host: str, port: int) -> None:
+    """Build, serve with netlify.toml's headers, rebuild and reload the page on every change."""
+    import threading
+
+    from sitegen.serve import Preview
+
+    try:
+        preview = Preview(root, out, host, port)
+    except SitegenError as exc:
+        _fail(exc)
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        preview.rebuild()  # a failed build is reported and served as an error page; the server stays up
+        click.echo(f"serving {preview.out} at {preview.start()} (Ctrl-C to stop)")
+        preview.watch(threading.Event())
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    finally:
+        preview.close()
 
 
 @main.command()

@@ -2,14 +2,23 @@
 
 A site repository needs no other config file. Every key has a default; an unknown key or a
 wrong type is an InputError like any other bad input.
+
+`base_url` is where the site is served, ending with '/'. Links inside pages are relative
+whatever it is, so a site works from any folder. When it is an absolute http(s) URL
+("https://benchmarks.example.org/"), the build also writes what needs the full address: a
+`<link rel="canonical">` on every page, `sitemap.xml`, `robots.txt` pointing at it, and
+absolute entry links in `feed.xml`. When it is a path ("/", "/bench/"), none of those is
+written (a sitemap must list absolute URLs) and the feed's links are relative. Crawlers read
+robots.txt only at the root of a host, so under a base URL with a path it is written but unread.
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sitegen.contract import problems_from
 from sitegen.errors import InputError, Problem
@@ -40,6 +49,36 @@ class SiteConfig(BaseModel):
     families: list[str] = Field(default_factory=lambda: ["canonic"])
     limits: Limits = Field(default_factory=Limits)
     paper: PaperConfig = Field(default_factory=PaperConfig)
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_base_url(cls, value: str) -> str:
+        if not _is_absolute_url(value) and not _is_site_path(value):
+            raise ValueError("an absolute http(s) URL or a path starting with '/', ending with '/' "
+                             "(such as \"https://benchmarks.example.org/\" or \"/\")")
+        return value
+
+    @property
+    def absolute_base_url(self) -> str | None:
+        """base_url when it is an absolute http(s) URL (canonical links, sitemap), else None."""
+        return self.base_url if _is_absolute_url(self.base_url) else None
+
+
+def _is_absolute_url(value: str) -> bool:
+    parts = urlsplit(value)
+    return (parts.scheme in ("http", "https") and bool(parts.hostname) and value.endswith("/")
+            and parts.username is None and _plain(value))
+
+
+def _is_site_path(value: str) -> bool:
+    # "//host/" is a network-path reference (another host), not a path on this one
+    return value.startswith("/") and not value.startswith("//") and value.endswith("/") and _plain(value)
+
+
+def _plain(value: str) -> bool:
+    """No query, fragment, whitespace, quotes or angle brackets: a base URL is a folder, and it
+    goes as it is into HTML, XML and robots.txt."""
+    return not any(c.isspace() or c in "?#\"'<>\\" for c in value)
 
 
 def load_config(root: Path | str = ".") -> SiteConfig:

@@ -16,10 +16,11 @@ import inspect
 import json
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Callable
 
 from sitegen.families import Figure
 from sitegen.parallel import workers
@@ -82,9 +83,12 @@ def _write_cache(base: Path, r: Rendered) -> None:
         tmp.replace(base.with_suffix(suffix))  # a killed build never leaves a half-written entry
 
 
-def render_all(figures: list[Figure], cache_dir: Path | None) -> dict[str, Rendered]:
+def render_all(figures: list[Figure], cache_dir: Path | None,
+               progress: Callable[[int, int], None] | None = None) -> dict[str, Rendered]:
     """name -> rendered figure, from the cache where possible. Misses render in worker
-    processes: vl-convert serialises calls within one process."""
+    processes: vl-convert serialises calls within one process. `progress(done, total)` is
+    called once the cache has been read and after each figure drawn."""
+    report = progress or (lambda done, total: None)
     out: dict[str, Rendered] = {}
     misses: list[tuple[Figure, Path | None]] = []
     for fig in figures:
@@ -94,15 +98,21 @@ def render_all(figures: list[Figure], cache_dir: Path | None) -> dict[str, Rende
             out[fig.name] = hit
         else:
             misses.append((fig, base))
+    report(len(out), len(figures))
     # One job per figure, the biggest first, so the slowest figure does not start last.
     order = sorted(range(len(misses)), key=lambda i: -len(misses[i][0].data))
     n = min(len(misses), workers())
     if n > 1:
         with ProcessPoolExecutor(max_workers=n) as pool:
             futures = {i: pool.submit(render, misses[i][0]) for i in order}
+            for finished, _ in enumerate(as_completed(futures.values()), start=1):  # in completion order, for the count
+                report(len(out) + finished, len(figures))
             done = [futures[i].result() for i in range(len(misses))]
     else:
-        done = [render(fig) for fig, _ in misses]
+        done = []
+        for fig, _ in misses:
+            done.append(render(fig))
+            report(len(out) + len(done), len(figures))
     for (fig, base), r in zip(misses, done):
         if base is not None:
             _write_cache(base, r)

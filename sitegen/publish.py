@@ -56,6 +56,10 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
                          "sitegen replaces its output directory whole, so it will not touch this one")
 
 
+# The files a table is published as: <stem><suffix>, the keys of table_files().
+TABLE_SUFFIXES = (".csv", ".json")
+
+
 def table_files(table) -> dict[str, bytes]:
     """A table's downloads, by file name: the one encoding that builds write and verify checks."""
     return {
@@ -63,6 +67,10 @@ def table_files(table) -> dict[str, bytes]:
         f"{table.stem}.json": json_bytes({"title": table.title, "columns": table.columns,
                                           "rows": [dict(zip(table.columns, r)) for r in table.rows], "sources": table.sources}),
     }
+
+
+# The files a figure is published as, beside the page that shows it: <name><suffix>.
+FIGURE_SUFFIXES = (".svg", ".png", ".vl.json", ".csv")
 
 
 def figure_data_csv(fig) -> bytes:
@@ -84,6 +92,7 @@ class Writer:
         self.staging = parent / f"{STAGING_PREFIX}{self.out_dir.name}-{os.getpid()}"
         self.staging.mkdir()
         self.files: dict[str, str] = {}  # output path -> SHA-256
+        self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
 
     def write(self, rel: str, data: bytes) -> None:
         p = PurePosixPath(rel)
@@ -96,6 +105,7 @@ class Writer:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         self.files[rel] = sha256_bytes(data)
+        self.sizes[rel] = len(data)
 
     def write_text(self, rel: str, text: str) -> None:
         self.write(rel, text.encode("utf-8"))

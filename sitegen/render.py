@@ -8,6 +8,7 @@ as a family's fragment, placed by a `{{< name >}}` line.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 import jinja2
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 from sitegen.errors import Problem
@@ -45,9 +47,95 @@ def _heading_ids(md: MarkdownIt) -> None:
     md.core.ruler.push("heading_ids", rule)
 
 
+def row_ids(prefix: str, keys) -> dict[str, str]:
+    """A stable, page-unique id for each row of a table keyed by a model (or an entrant, an
+    item): `<prefix>-<slug of the key>` (the bare slug without a prefix), so a row can be linked. Two keys can share a slug
+    ('openai/gpt-5.5' and 'openai-gpt-5-5'): the first of them in sorted order keeps the plain
+    slug and every other one gets 8 hex digits of its key's SHA-256. An id therefore depends
+    on the keys alone, never on the order the rows are shown in."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in sorted(set(keys)):
+        rid = f"{prefix}-{slugify(key)}" if prefix else slugify(key)
+        if rid in taken:
+            rid = f"{rid}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:8]}"
+        taken.add(rid)
+        ids[key] = rid
+    return ids
+
+
+_ALIGN = re.compile(r"^text-align:(left|right|center)$")
+
+
+def _inline_text(tok) -> str:
+    return "".join(c.content for c in (tok.children or []) if c.type in ("text", "code_inline"))
+
+
+def _tables(md: MarkdownIt) -> None:
+    """Authored tables as the generated ones are: a caption (the heading of the section the
+    table sits in; a second table in one section is numbered), column headers scoped, the first
+    cell of each body row a row header, alignment as a class (the site's CSP blocks the
+    style="text-align:..." markdown-it writes), and the table inside a keyboard-focusable
+    scroll region so a wide one scrolls by itself on a phone instead of the page."""
+
+    def rule(state) -> None:
+        # A page rendered in chunks (around its shortcodes) shares one env: a table's section
+        # heading may sit in an earlier chunk, and caption ids stay unique over the page.
+        env = state.env if isinstance(state.env, dict) else {}
+        seen: dict[str, int] = env.setdefault("table_captions", {})
+        tokens = state.tokens
+        first_cell = in_body = False
+        for i, tok in enumerate(tokens):
+            if tok.type == "heading_open" and i + 1 < len(tokens):
+                env["table_section"] = _inline_text(tokens[i + 1]) or tokens[i + 1].content
+            elif tok.type == "table_open":
+                section = env.get("table_section", "")
+                base = f"table-{slugify(section)}" if section else "table"
+                n = seen[base] = seen.get(base, 0) + 1
+                caption = section or "Table"
+                if n > 1 or not section:
+                    caption += f" (table {n})" if section else f" {n}"
+                tok.meta = {"caption": caption, "id": base if n == 1 else f"{base}-{n}"}
+            elif tok.type == "tbody_open":
+                in_body = True
+            elif tok.type == "tbody_close":
+                in_body = False
+            elif tok.type == "tr_open":
+                first_cell = in_body
+            elif tok.type in ("th_open", "td_open", "th_close", "td_close"):
+                if tok.type.endswith("_open"):
+                    style = tok.attrs.pop("style", None)
+                    m = _ALIGN.match(str(style or "").replace(" ", ""))
+                    if m:
+                        tok.attrJoin("class", f"align-{m.group(1)}")
+                    if tok.type == "th_open":
+                        tok.attrSet("scope", "col")
+                if first_cell:  # the row's label: a row header
+                    tok.tag = "th"
+                    if tok.type == "td_open":
+                        tok.attrSet("scope", "row")
+                    else:
+                        first_cell = False
+
+    md.core.ruler.push("table_captions", rule)
+
+    def table_open(self, tokens, idx, options, env) -> str:
+        meta = tokens[idx].meta or {"caption": "Table", "id": "table"}
+        cid = escapeHtml(meta["id"])
+        return (f'<div class="table-scroll" role="region" aria-labelledby="{cid}" tabindex="0">\n'
+                f'<table class="md-table">\n<caption id="{cid}">{escapeHtml(meta["caption"])}</caption>\n')
+
+    def table_close(self, tokens, idx, options, env) -> str:
+        return "</table>\n</div>\n"
+
+    md.add_render_rule("table_open", table_open)
+    md.add_render_rule("table_close", table_close)
+
+
 def markdown_renderer() -> MarkdownIt:
     md = MarkdownIt("js-default")
     _heading_ids(md)
+    _tables(md)
     return md
 
 
@@ -62,12 +150,13 @@ def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], 
     parts: list[str] = []
     problems: list[Problem] = []
     chunk: list[str] = []
+    env: dict = {}  # shared by the chunks of one page (see _tables)
     for offset, line in enumerate(doc.body.split("\n")):
         m = SHORTCODE.match(line)
         if not m:
             chunk.append(line)
             continue
-        parts.append(md.render("\n".join(chunk)))
+        parts.append(md.render("\n".join(chunk), env))
         chunk = []
         name = m.group(1)
         if name in known:
@@ -75,7 +164,7 @@ def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], 
         else:
             names = ", ".join(known) or "none"
             problems.append(Problem(doc.source.rel, doc.body_line + offset, "", f"a known shortcode ({names})", f"{{{{< {name} >}}}}"))
-    parts.append(md.render("\n".join(chunk)))
+    parts.append(md.render("\n".join(chunk), env))
     return RenderedDoc(Markup("".join(parts)), problems)
 
 
@@ -127,6 +216,7 @@ def environment(templates_dir: Path) -> jinja2.Environment:
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.filters["short"] = lambda h, n=12: h[:n]
     env.globals["inline_figure"] = inline_figure
+    env.globals["row_ids"] = row_ids
     return env
 
 

@@ -34,6 +34,7 @@ from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 from sitegen.families.chronicle.models import JudgeRun
 from sitegen.families.chronicle.validate import capped_composite
+from sitegen.render import row_ids
 from sitegen.verify import verify
 
 from conftest import REPO_ROOT, copy_site, ref_bootstrap, ref_text_fingerprint, run_cli
@@ -638,7 +639,8 @@ def test_each_board_csv_holds_only_its_own_board_and_arm(built_site):
         assert len(rows) == len(with_arm)  # one row per entrant
         # the page shows exactly the rows of its download, in the same order
         page = (built_site.out / f"chronicle/boards/{b['id']}/index.html").read_text(encoding="utf-8")
-        assert re.findall(r'<tr id="row-([^"]+)">', page) == [r["entrant"] for r in rows]
+        ids = row_ids("row", [r["entrant"] for r in rows])
+        assert re.findall(r'<tr id="([^"]+)">', page) == [ids[r["entrant"]] for r in rows]
         boards[b["id"]] = {r["entrant"] for r in rows}
     # what is asserted: no entrant is a row of both score boards (system, sustained); a model is a
     # row of the sustained board and of the voluntary-length board only through its two arms.
@@ -664,7 +666,7 @@ def test_withdrawn_models_are_on_no_board_but_on_the_diagnostics_page(built_site
             assert eid not in {r["entrant"] for r in read_csv(f)}, f
         for page in board_pages:
             text = page.read_text(encoding="utf-8")
-            assert name not in text and f"row-{eid}" not in text, page
+            assert name not in text and row_ids("row", [eid])[eid] not in text, page
     # including GLM 5.3's runs inside the band, which are not DNF but still never ranked
     assert any(ref_eligible(r, cohort) for r in runs if r["entrant"] == "z-ai/glm-5.3")
     diag = (out / "diagnostics/index.html").read_text(encoding="utf-8")

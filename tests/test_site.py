@@ -18,6 +18,7 @@ import pytest
 
 from sitegen.build import build
 from sitegen.config import load_config
+from sitegen.render import row_ids
 
 from conftest import (CELLS_REL, OUTPUTS_REL, SWEEP_REL, Ref, hash_tree, read_sweep, ref_fingerprint, reference, rewrite_cell_line,
                       two_standard_scores, write_sweep)
@@ -172,8 +173,8 @@ def test_ids_on_every_page_are_unique(built_site):
 
 def test_row_anchors_stay_unique_for_similar_model_ids(cached_site_copy, tmp_path):
     """Two model ids that differ only in punctuation ('openai/gpt-5.5' and 'openai-gpt-5-5')
-    would collide under any slug-like anchor; each board row keeps an anchor of its own, and
-    the row's self-link points at it."""
+    share a slug; each board row keeps an anchor of its own (the documented row_ids rule), and
+    the row's permalink points at it."""
     sweep = read_sweep(cached_site_copy)
     first, second = sweep["models"][0]["id"], sweep["models"][1]["id"]
     twin = first.replace("/", "-").replace(".", "-")
@@ -194,10 +195,11 @@ def test_row_anchors_stay_unique_for_similar_model_ids(cached_site_copy, tmp_pat
     for d in sweep["domains"]:
         board = Page((out / f"canonic/{d['id']}/index.html").read_text(encoding="utf-8"))
         assert len(board.ids) == len(set(board.ids)), d["id"]
-        row_ids = [r["attrs"]["id"] for r in board.board_rows]
-        assert len(row_ids) == len(sweep["models"]) == len(set(row_ids))
-        assert f"row-{first}" in row_ids and f"row-{twin}" in row_ids
-        assert f"#row-{first}" in board.links and f"#row-{twin}" in board.links
+        row_ids_shown = [r["attrs"]["id"] for r in board.board_rows]
+        assert len(row_ids_shown) == len(sweep["models"]) == len(set(row_ids_shown))
+        ids = row_ids("row", [first, twin])
+        assert ids[first] != ids[twin] and {ids[first], ids[twin]} <= set(row_ids_shown)
+        assert f"#{ids[first]}" in board.links and f"#{ids[twin]}" in board.links
 
 
 def test_every_internal_link_resolves(built_site):
@@ -511,7 +513,7 @@ def test_no_board_mixes_domains(built_site, ref):
 
 def test_method_page_worked_example_matches_recomputation(built_site, ref):
     text, _ = page(built_site.out, "canonic/method/index.html")
-    m = re.search(r'<div class="worked">(.*?)(<h2|</main>)', text, re.S)
+    m = re.search(r'<div class="worked[" ][^>]*>(.*?)(<h2|</main>)', text, re.S)
     assert m, "worked example missing"
     worked = m.group(1)
     model, task, domain = ref.first_counted

@@ -6,7 +6,8 @@ imports a family's internals, and `build.py` alone decides the order::
     load(root, loaded, limits)   -> validated input, or None (problems go into `loaded`)
     store(db, input)             -> None: its tables in the build's DuckDB
     compute(db, input)           -> results: every number it publishes
-    outputs(results)             -> Outputs: pages, tables (CSV + JSON), figures, fragments
+    outputs(results)             -> Outputs: pages, tables (CSV + JSON), figures, fragments,
+                                    feed entries
 
 Adding a benchmark costs one package under families/ and its templates.
 """
@@ -54,6 +55,19 @@ class Page:
     context: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class FeedEntry:
+    """One dated event a family announces in the site's Atom feed (feed.xml): an amendment, a
+    cohort, a sweep or a run published. Its date comes from the data, never from the clock, so
+    the feed is byte-identical across builds."""
+
+    id: str  # a permanent IRI that does not depend on where the site is hosted (a tag: URI)
+    title: str
+    updated: str  # "2026-10-05" (read as midnight UTC) or "2026-08-08T07:36:31.8Z" (UTC)
+    href: str  # the page it announces, as an output path from the site root: "chronicle/protocol/#A7"
+    html: str  # its content as HTML; every untrusted text in it already escaped
+
+
 @dataclass
 class Outputs:
     pages: list[Page] = field(default_factory=list)
@@ -70,6 +84,8 @@ class Outputs:
     texts: dict[str, str] = field(default_factory=dict)
     # Other generated files by output path (a feed, say), written as they are.
     files: dict[str, bytes] = field(default_factory=dict)
+    # What this family contributes to the site's Atom feed, in any order (the feed sorts).
+    feed: list[FeedEntry] = field(default_factory=list)
 
 
 class Family(Protocol):

@@ -122,12 +122,16 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     table("ladders", "Score ladders: the low, middle and high output of each eligible task",
           ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
           ladder_rows, "ladders")
+    for d in s.domains:  # each domain's ladder table on the ladders page has its own download
+        table(f"ladders/{d.id}", f"Score ladders, {d.name}: the low, middle and high output of each eligible task",
+              ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
+              [row for row in ladder_rows if row[0] == d.id], "ladders")
 
     out.figures.extend([fig2_domains, fig2_models, fig3])
     figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
     ctx = {**common, **names, "ev": ev, "frozen": frozen, "frozen_at": inp.freeze.frozen_at, "mismatch_means": MISMATCH_MEANS, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
-           "show_conditioned": show_conditioned, "tables": {t.stem: t for t in out.tables}}
+           "show_conditioned": show_conditioned}
     out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", "Verification and failure record: Canonic Stage 1", ctx))
     out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", "Probes, transfer and rank comparison: Canonic Stage 1", ctx))
     out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", "Score ladders: Canonic Stage 1", ctx))

@@ -11,6 +11,17 @@ from __future__ import annotations
 # truncate it otherwise, which halves the time of a figure with a thousand rows.
 NO_LABEL_LIMIT = 0
 
+# Data-mark colours, each with at least 3:1 contrast on the light page (white) and on the dark
+# one (#0f1419): the inline SVGs follow the reader's colour scheme (assets/site.css), the marks
+# keep these colours in both.
+POINT = "#0077bb"
+INTERVAL = "#7b8794"
+# One hue per exclusion reason (in REASONS order), told apart by hue, not only by lightness.
+REASON_COLOURS = ["#0077bb", "#d4670f", "#aa4499", "#009988", "#8f7f00"]
+# A cell label is black or white, whichever reads better on its cell (WCAG relative luminance:
+# both reach 4.5:1 where the cell's luminance is 0.179).
+LABEL_ON_CELL = "luminance(scale('color', datum.score)) < 0.179"
+
 
 def draw_domain_panel(data: list[dict]) -> dict:
     """A Vega-Lite spec: one row per published model, point = score, rule = 95% interval."""
@@ -24,9 +35,10 @@ def draw_domain_panel(data: list[dict]) -> dict:
     base = alt.Chart(alt.NamedData(name="rows")).encode(
         y=alt.Y("model:N", sort=order, title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT)),
     )
-    rule = base.mark_rule(strokeWidth=2, color="#4b6a88").encode(
+    rule = base.mark_rule(strokeWidth=2, color=INTERVAL).encode(
         x=alt.X("low:Q", scale=scale, title="score (0-100) with 95% interval"), x2="high:Q")
-    point = base.mark_point(filled=True, size=40, color="#1d3557").encode(x=alt.X("score:Q", scale=scale))
+    # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
+    point = base.mark_point(filled=True, size=40, color=POINT, opacity=1).encode(x=alt.X("score:Q", scale=scale))
     chart = (rule + point).properties(
         title=alt.TitleParams(title, anchor="start"), width=260, height=alt.Step(16),
     ).configure_view(stroke=None).configure(font="sans-serif")
@@ -44,11 +56,13 @@ def draw_exclusions(data: list[dict]) -> dict:
     # Zero-width segments draw nothing but cost layout time; the explicit y domain keeps every
     # group on the axis, including one with no exclusion at all.
     data = [d for d in data if d["cells"] > 0]
-    chart = alt.Chart(alt.NamedData(name="rows")).mark_bar().encode(
+    # A white gap between stacked segments keeps neighbouring reasons apart (dark mode redraws it
+    # in the page's background).
+    chart = alt.Chart(alt.NamedData(name="rows")).mark_bar(stroke="white", strokeWidth=1).encode(
         y=alt.Y("group:N", sort=groups, title=None, scale=alt.Scale(domain=groups), axis=alt.Axis(labelLimit=NO_LABEL_LIMIT)),
         x=alt.X("cells:Q", title="excluded cells", axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("reason:N", sort=reasons, title="reason",
-                        scale=alt.Scale(scheme="tableau10"), legend=alt.Legend(orient="bottom", columns=3)),
+                        scale=alt.Scale(domain=reasons, range=REASON_COLOURS[:len(reasons)]), legend=alt.Legend(orient="bottom", columns=3)),
         order=alt.Order("order:Q"),
     ).properties(width=320, height=alt.Step(18)).configure_view(stroke=None).configure(font="sans-serif")
     spec = chart.to_dict()
@@ -74,7 +88,7 @@ def draw_transfer(data: list[dict]) -> dict:
     if len(models) <= TRANSFER_LABEL_ROWS:  # past this, the numbers are in the data table instead
         layers = rect + base.mark_text(fontSize=11).encode(
             text=alt.Text("score:Q", format=".1f"),
-            color=alt.condition("datum.score > 60", alt.value("white"), alt.value("black")),
+            color=alt.condition(LABEL_ON_CELL, alt.value("white"), alt.value("black")),
         )
     chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
     spec = chart.to_dict()

@@ -11,6 +11,7 @@ from collections import Counter
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
+from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
@@ -19,12 +20,6 @@ BOARD_COLUMNS = [
     "domain", "band", "model", "model_name", "status", "score", "ci_low", "ci_high",
     "counted", "attempted", "total", "self_family", "withheld_reason", "bootstrap_seed",
 ]
-
-
-def row_anchor(model: str) -> str:
-    """The id of a model's board row: the model id itself, which is unique and a valid id
-    (slugs have no whitespace), so no two rows can share an anchor."""
-    return f"row-{model}"
 
 
 def _board_table(res: CanonicResults, board, sources) -> Table:
@@ -62,14 +57,18 @@ def outputs(res: CanonicResults) -> Outputs:
     }
     withheld = [(b.name, r) for b in res.boards for r in b.withheld]
 
+    # Every page's `tables` (stem -> Table), filled in once the evidence pages have added theirs,
+    # so that each table a page shows can put its downloads beside it.
+    by_stem: dict[str, Table] = {}
     common = {
         "sweep": s, "res": res, "sources": sources, "synthetic": synthetic,
-        "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256,
+        "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256, "tables": by_stem,
     }
     tables = [_board_table(res, b, sources) for b in res.boards]
     tables.append(Table("canonic/exclusions", "Canonic Stage 1: cells counted and excluded, by domain and reason",
                         ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources,
                         "canonic.exclusions"))
+    tables.extend(_reference_tables(res, sources, tasks_per_domain))
 
     pages = [Page("canonic/index.html", "canonic/home.html", "Canonic Stage 1", {
         **common, "figures": figures, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
@@ -78,7 +77,7 @@ def outputs(res: CanonicResults) -> Outputs:
     for b in res.boards:
         pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", f"{b.name}: Canonic Stage 1 board", {
             **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain],
-            "row_anchor": row_anchor, "figure": figures[b.domain],
+            "figure": figures[b.domain],
         }))
 
     fragments = {
@@ -105,8 +104,40 @@ def outputs(res: CanonicResults) -> Outputs:
         listed = "; ".join(f"{r.name} on {dname}" for dname, r in withheld)
         texts["canonic.withheld"] = f"Withheld by the publication gate, visibly rather than silently removed: {listed}."
     out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
-                  raw_files=sorted(raw), texts=texts)
+                  raw_files=sorted(raw), texts=texts, feed=feed_entries(res))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
+    by_stem.update({t.stem: t for t in out.tables})
+    return out
+
+
+def _reference_tables(res: CanonicResults, sources: dict[str, str], tasks_per_domain) -> list[Table]:
+    """The downloads of the tables that show the boards' overview, the pins, the rubrics and the
+    worked example (each a table on the site, so each a CSV and JSON beside it). The overview
+    lists each board's own top band; it ranks nothing across domains."""
+    s = res.sweep
+    sweep_only = {SWEEP_FILE: sources[SWEEP_FILE]}
+    judge_families = {j.family for j in s.judges}
+    out = [
+        Table("canonic/boards", "Canonic Stage 1: the six domain boards, each with its own top band",
+              ["domain", "domain_name", "tasks_per_model", "rows_published", "rows", "top_band"],
+              [(b.domain, b.name, tasks_per_domain[b.domain], len(b.published), len(b.rows),
+                "; ".join(r.name for r in b.published if r.band == 1)) for b in res.boards], sources, "canonic.board"),
+        Table("canonic/pins", "Canonic Stage 1: judges and models, pinned by provider slug",
+              ["role", "id", "name", "family", "shares_family_with_judge"],
+              [("judge", j.id, j.name, j.family, None) for j in s.judges]
+              + [("model", m.id, m.name, m.family, m.family in judge_families) for m in s.models], sweep_only, "canonic.pins"),
+    ]
+    for d in s.domains:
+        out.append(Table(f"canonic/{d.id}/rubric", f"Canonic Stage 1, {d.name}: the frozen rubric (version {d.rubric.version})",
+                         ["domain", "rubric_version", "dimension", "weight", "scope", "question", "anchor", "descriptor"],
+                         [(d.id, d.rubric.version, dim.id, dim.weight, dim.scope, dim.question, a.value, a.descriptor)
+                          for dim in d.rubric.dimensions for a in dim.anchors], sweep_only, "canonic.rubric"))
+    ex = res.example
+    if ex is not None:
+        out.append(Table("canonic/worked-example", f"Canonic Stage 1, worked example: {ex.model_name} on task {ex.task}",
+                         ["model", "task", "domain", "judge", "dimension", "weight", "anchor", "weighted_term", "judge_weighted_score", "task_score"],
+                         [(ex.model, ex.task, ex.domain, j["id"], dim, w, a, term, j["score"], ex.task_score)
+                          for j in ex.judges for dim, w, a, term in j["terms"]], sources, "canonic.worked-example"))
     return out
 
 

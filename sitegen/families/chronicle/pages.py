@@ -7,12 +7,14 @@ Every ranking table is built from one board's rows only; a download carries its 
 
 from __future__ import annotations
 
+import json
+
 from markupsafe import Markup
 
 from sitegen import render
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.chronicle.compute import ChronicleResults
-from sitegen.families.chronicle.feed import atom_feed
+from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.validate import (
     ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, amendment_number,
 )
@@ -28,6 +30,11 @@ def amendment_log(amendments) -> list:
 
 def run_path(run_id: str) -> str:
     return f"chronicle/runs/{run_id}/index.html"
+
+
+def calls_stem(run_id: str) -> str:
+    """The download of one run's calls, beside its page."""
+    return f"chronicle/runs/{run_id}/calls"
 
 
 def outputs(res: ChronicleResults) -> Outputs:
@@ -75,9 +82,38 @@ def outputs(res: ChronicleResults) -> Outputs:
           "reference", src(COHORT_FILE, REFERENCE_FILE))
     table("costs", "Generation cost per entrant, from the per-call records",
           ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
+    # Every table a page shows has its download beside it: the overview of the boards (each
+    # board's own top band, never a ranking across boards), the band's breakdowns, the exhibit,
+    # the archived board and each run's calls.
+    table("boards-overview", f"{ident.name}: the boards, each read on its own, with its top band",
+          ["board", "number", "title", "arm", "metric", "entrants", "top"],
+          [(b.id, b.number, b.title, b.arm, b.metric, len(b.rows),
+            "; ".join(r.name for r in b.rows if r.band == 1) if b.metric == "score" else (b.rows[0].name if b.rows else None))
+           for b in res.boards], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
+    band_columns = ["group", "novels", "median", "q1", "q3"]
+    table("reference-strata", "Human reference band: median and interquartile range per stratum (v1.1 novels)", band_columns,
+          [(k, bnd.n, bnd.median, bnd.q1, bnd.q3) for k, bnd in res.band_by_stratum.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
+    table("reference-windows", "Human reference band: window composites of the v1.1 novels", band_columns,
+          [(w, bnd.n, bnd.median, bnd.q1, bnd.q3) for w, bnd in res.band_by_window.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
+    table("reference-recognition", "Human reference band: recognized and not recognized by the judge", band_columns,
+          [(k, bnd.n, bnd.median, bnd.q1, bnd.q3) for k, bnd in res.recognition.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
+    if res.exhibit is not None:
+        ex = res.exhibit
+        table("exhibit", f"{ident.name}: the controlled exhibit, {ex.system.name} against {ex.base.name}",
+              ["entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high", "difference", "difference_low", "difference_high", "bootstrap_seed"],
+              [(r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, ex.difference, ex.low, ex.high, ex.seed) for r in (ex.system, ex.base)],
+              "exhibit")
+    archive = inp.archive
+    table("archive-v1.0", f"{ident.formerly} {archive.version}: the archived board as published (v1.0 metric)",
+          ["entrant", "v1_0_score", "runs"], [(r.entrant, r.score, r.runs) for r in archive.rows], "archive", src(ARCHIVE_FILE))
+    for rr in res.runs:
+        table(calls_stem(rr.run.id).removeprefix("chronicle/"), f"Run {rr.run.id}: every call, as recorded",
+              ["seq", "returned_model", "returned_provider", "request_id", "timestamp", "params", "words_from", "words_to", "finish", "cost_usd"],
+              [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
+                k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
 
     common = {"verify_page": "manifest.json", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
-              "run_sources": run_sources, "run_path": run_path, "tables": {t.stem: t for t in out.tables}}
+              "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables}}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", f"{ident.name} {c.benchmark.version}: protocol and amendment log",
@@ -94,7 +130,8 @@ def outputs(res: ChronicleResults) -> Outputs:
     for rr in res.runs:
         pages.append(Page(run_path(rr.run.id), "chronicle/run.html", f"Run {rr.run.id}: {ident.name}", {**common, "rr": rr}))
     out.pages.extend(pages)
-    out.files["chronicle/feed.xml"] = atom_feed(res, log, bodies)
+    out.feed = feed_entries(res, log, bodies)
+    out.files[FEED_PATH] = atom_bytes(res, out.feed)
     out.summary = {
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
         "links": [(ident.name, "chronicle/"), ("Protocol", "chronicle/protocol/")],

@@ -3,6 +3,10 @@ score for the first and the second draft, joined, so the spread a redraft alone 
 
 from __future__ import annotations
 
+# Each with at least 3:1 contrast on the light and on the dark page (see canonic/figure.py).
+LINE = "#7b8794"
+DRAFTS = ["#0077bb", "#d4670f"]
+
 
 def draw_generation_noise(data: list[dict]) -> dict:
     import altair as alt  # late: only when the SVG is not cached
@@ -11,9 +15,10 @@ def draw_generation_noise(data: list[dict]) -> dict:
     base = alt.Chart(alt.NamedData(name="rows")).encode(
         y=alt.Y("item:N", sort=items, title=None, axis=alt.Axis(labelLimit=0)),
     )
-    line = base.mark_line(color="#8c959f").encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item:N")
-    points = base.mark_point(filled=True, size=60).encode(
-        x="craft:Q", color=alt.Color("draft:N", title=None, scale=alt.Scale(range=["#1d3557", "#e76f51"]), legend=alt.Legend(orient="bottom")),
+    line = base.mark_line(color=LINE).encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item:N")
+    # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
+    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+        x="craft:Q", color=alt.Color("draft:N", title=None, scale=alt.Scale(range=DRAFTS), legend=alt.Legend(orient="bottom")),
         shape=alt.Shape("draft:N", legend=None))
     chart = (line + points).properties(width=380, height=alt.Step(22)).configure_view(stroke=None).configure(font="sans-serif")
     spec = chart.to_dict()

@@ -4,9 +4,11 @@ noise gauge, audition), and a CSV and JSON download of every table."""
 
 from __future__ import annotations
 
+from sitegen import render
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.nextchapter.figure import draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
+from sitegen.families.nextchapter.feed import feed_entries
 from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, check_passes
 from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
 
@@ -19,6 +21,19 @@ def model_path(model: str) -> str:
 
 def item_path(item: str) -> str:
     return f"nextchapter/items/{item}/index.html"
+
+
+def item_scores_stem(item: str) -> str:
+    return f"nextchapter/items/{item}/scores"
+
+
+def model_chapters_stem(model: str) -> str:
+    return f"nextchapter/models/{model}/chapters"
+
+
+def chapter_key(model: str, effort: str) -> str:
+    """What a chapter's anchor on its item page is made from: a model at one effort."""
+    return f"{model} {effort}"
 
 
 def outputs(res: NextChapterResults) -> Outputs:
@@ -55,6 +70,30 @@ def outputs(res: NextChapterResults) -> Outputs:
     table("audition", "The judge audition: rank correlations between candidate judges",
           ["judge_a", "judge_b", "rho"], [(c.a, c.b, c.rho) for c in run.audition.correlations], "audition")
 
+    # Each item's and each model's table, and the method page's worked example, as downloads of
+    # their own beside them (chapters.csv holds every row of the first two).
+    chapter_columns = ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES]
+
+    def chapter_row(r):
+        return (r.model, r.effort, r.item, r.draft, r.craft, r.compliance, r.flags.copied_words, r.flags.copied_from,
+                *[getattr(r.flags, f) for f in FLAG_NAMES])
+
+    for item in inp.items:
+        table(item_scores_stem(item.id).removeprefix("nextchapter/"), f"{item.novel}: every model's chapter (first drafts)", chapter_columns,
+              [chapter_row(r) for r in res.results if r.item == item.id and r.draft == 1], "chapters")
+    for m in run.models:
+        table(model_chapters_stem(m.id).removeprefix("nextchapter/"), f"{m.name}: every judged chapter", chapter_columns,
+              [chapter_row(r) for r in res.results if r.model == m.id], "chapters")
+    top = next((s for s in res.standings if s.best), None)
+    example = next((r for r in res.results if top and r.model == top.model and r.effort == top.best.effort and r.draft == 1), None)
+    if example is not None:
+        table("worked-example", f"Worked example: the compliance checks of {names.get(example.model, example.model)} ({example.effort}) on {example.item}",
+              ["model", "effort", "item", "check", "number", "weight", "judge", "quotation_in_chapter", "counts_as"],
+              [(example.model, example.effort, example.item, c.kind, c.index + 1, TRAP_WEIGHT if c.kind == "trap" else 1,
+                "pass" if c.passed else "fail", (True if c.quote and check_passes(c, example.text) else (False if c.passed else None)),
+                "pass" if check_passes(c, example.text) else "fail") for c in example.call.candidate_checks], "worked-example")
+    chapter_ids = {item.id: render.row_ids("", [chapter_key(r.model, r.effort) for r in res.results if r.item == item.id]) for item in inp.items}
+
     novel = {i.id: i.novel for i in inp.items}
     fig = Figure("nextchapter/figure-generation-noise", [
         {"item": novel[i], "draft": f"draft {k}", "craft": v} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
@@ -63,7 +102,8 @@ def outputs(res: NextChapterResults) -> Outputs:
         out.figures.append(fig)
     common = {"verify_page": "manifest.json", "res": res, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
               "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
-              "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}}
+              "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}, "chapter_ids": chapter_ids, "chapter_key": chapter_key,
+              "item_scores_stem": item_scores_stem, "model_chapters_stem": model_chapters_stem}
     out.pages.append(Page("nextchapter/index.html", "nextchapter/standings.html", "NextChapterBench standings", common))
     for item in inp.items:
         rs = [r for r in res.results if r.item == item.id and r.draft == 1]
@@ -72,8 +112,6 @@ def outputs(res: NextChapterResults) -> Outputs:
         rs = [r for r in res.results if r.model == m.id]
         out.pages.append(Page(model_path(m.id), "nextchapter/model.html", f"{m.name}: NextChapterBench", {**common, "model": m, "rows": rs,
                                                                                                             "standing": next(s for s in res.standings if s.model == m.id)}))
-    top = next((s for s in res.standings if s.best), None)
-    example = next((r for r in res.results if top and r.model == top.model and r.effort == top.best.effort and r.draft == 1), None)
     out.fragments.update({
         "nextchapter.worked-example": ("nextchapter/_worked_example.html", {**common, "ex": example}),
         "nextchapter.noise": ("nextchapter/_noise.html", common),
@@ -85,6 +123,7 @@ def outputs(res: NextChapterResults) -> Outputs:
         "line": f"Chapter continuations of {len(inp.items)} public-domain novels, one judge, a frozen reference chapter as the noise gauge.",
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
+    out.feed = feed_entries(res)
     return out
 
 

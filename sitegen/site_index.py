@@ -1,0 +1,233 @@
+"""The files that index the site, written after every other file so their bytes are known:
+
+- feed.xml: one Atom feed of every family's dated events (each family's `Outputs.feed`);
+- sitemap.xml and robots.txt, only when the base URL is absolute (a sitemap lists full URLs);
+- SHA256SUMS: every download in `sha256sum` format, so `sha256sum -c SHA256SUMS` checks a copy;
+- downloads/index.html: the same downloads by family, table and figure, with size and SHA-256.
+
+Data flows one way: build.py hands over the outputs and the writer's record of what it wrote,
+and this module only adds files. A download is every file a build writes except the pages
+(.html), the stylesheet and other assets/, and the files that describe the others
+(manifest.json, SHA256SUMS, sitemap.xml, robots.txt).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, replace
+from typing import Callable
+from urllib.parse import quote
+from xml.sax.saxutils import escape
+
+from markupsafe import Markup
+
+from sitegen.atom import Category, FeedHead, atom_feed
+from sitegen.config import SiteConfig
+from sitegen.errors import BuildError
+from sitegen.families import Outputs, Page
+from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer
+
+DOWNLOADS_PAGE = "downloads/index.html"
+SUMS_FILE = "SHA256SUMS"
+FEED_FILE = "feed.xml"
+SITEMAP_FILE = "sitemap.xml"
+ROBOTS_FILE = "robots.txt"
+_DESCRIBE_OTHERS = frozenset({"manifest.json", SUMS_FILE, SITEMAP_FILE, ROBOTS_FILE})
+SITEMAP_MAX_URLS = 50_000  # the sitemaps.org limit for one file
+
+
+# --------------------------------------------------------------------------- URLs and the head
+
+
+def page_url(path: str) -> str:
+    """An output page's URL path from the site root, URL-escaped: an index.html page is its
+    folder ("canonic/index.html" -> "canonic/", "index.html" -> "")."""
+    if path == "index.html" or path.endswith("/index.html"):
+        path = path.removesuffix("index.html")
+    return quote(path)
+
+
+def head_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
+    """What base.html's <head> needs: the canonical base (None unless base_url is absolute),
+    page_url() to add a page's path to it, and the site feed's path when there is a feed."""
+    return {"canonical_base": config.absolute_base_url, "page_url": page_url,
+            "feed": FEED_FILE if any(o.feed for o in outputs.values()) else None}
+
+
+# --------------------------------------------------------------------------- feed, sitemap, robots
+
+
+def site_feed(config: SiteConfig, outputs: dict[str, Outputs]) -> bytes | None:
+    """Every family's entries in one feed, each titled and categorised by its family; None
+    when no family has an entry."""
+    entries = []
+    for fid, o in outputs.items():
+        cat = Category(fid, o.summary.get("title", fid))
+        entries += [(replace(e, title=f"{cat.label}: {e.title}"), cat) for e in o.feed]
+    if not entries:
+        return None
+    base = config.absolute_base_url
+    # The feed's id must not change between builds: its URL when the site has one, else a
+    # name-based UUID of the site's title.
+    feed_id = base + FEED_FILE if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'sitegen-feed:' + config.title)}"
+    head = FeedHead(feed_id, f"Updates · {config.title}", config.title, "")
+    return atom_feed(head, entries, FEED_FILE, base)
+
+
+def sitemap(base: str, pages: list[str]) -> bytes:
+    """sitemaps.org protocol: every page's URL, sorted; no <lastmod> (a build has no date of
+    its own that is not the clock)."""
+    if len(pages) > SITEMAP_MAX_URLS:
+        raise BuildError(f"{len(pages)} pages exceed the {SITEMAP_MAX_URLS:,} URLs one sitemap may list")
+    urls = sorted(base + page_url(p) for p in pages)
+    lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
+             *(f"  <url><loc>{escape(u)}</loc></url>" for u in urls), "</urlset>", ""]
+    return "\n".join(lines).encode("utf-8")
+
+
+def robots(base: str) -> bytes:
+    return f"User-agent: *\nDisallow:\n\nSitemap: {base}{SITEMAP_FILE}\n".encode()
+
+
+# --------------------------------------------------------------------------- downloads
+
+
+@dataclass(frozen=True)
+class Download:
+    path: str
+    size: int
+    sha256: str
+
+    @property
+    def size_text(self) -> str:
+        return human_size(self.size)
+
+    @property
+    def path_html(self) -> Markup:
+        """The path with line-break opportunities after '/', '-' and '_' and before '.', so a
+        long path wraps at its parts on a phone instead of squeezing the table."""
+        return Markup("<wbr>").join(re.split(r"(?<=[/_-])|(?=\.)", self.path))
+
+
+@dataclass(frozen=True)
+class Group:
+    """What a set of files is: a table, a figure, raw records, other files."""
+
+    kind: str
+    title: str
+    files: tuple[Download, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """The downloads of one family, or of the site as a whole."""
+
+    id: str
+    title: str
+    groups: tuple[Group, ...]
+
+    @property
+    def files(self) -> list[Download]:
+        return [f for g in self.groups for f in g.files]
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.files)
+
+
+def human_size(n: int) -> str:
+    """Bytes in binary units, one decimal: "812 B", "12.3 KiB", "1.4 MiB"."""
+    units = ("B", "KiB", "MiB", "GiB", "TiB")
+    value, i = float(n), 0
+    while value >= 1024 and i < len(units) - 1:
+        value, i = value / 1024, i + 1
+    return f"{n} B" if i == 0 else f"{value:.1f} {units[i]}"
+
+
+def is_download(rel: str) -> bool:
+    return not (rel.endswith(".html") or rel.startswith("assets/") or rel in _DESCRIBE_OTHERS)
+
+
+def _figure_title(fig) -> str:
+    """Figures carry no title; the first sentence of their text alternative says what they show."""
+    first = fig.alt.split(". ", 1)[0].rstrip(".")
+    if len(first) > 90:
+        first = first[:90].rsplit(" ", 1)[0] + "…"
+    return first or fig.name
+
+
+def _family_groups(o: Outputs) -> list[tuple[str, str, list[str]]]:
+    groups = [("Table", t.title, [t.stem + s for s in TABLE_SUFFIXES]) for t in sorted(o.tables, key=lambda t: t.stem)]
+    groups += [("Figure", _figure_title(f), [f.name + s for s in FIGURE_SUFFIXES]) for f in sorted(o.figures, key=lambda f: f.name)]
+    if o.files:
+        groups.append(("Files", "feeds and other generated files", sorted(o.files)))
+    if o.raw_files:
+        groups.append(("Raw records", "the inputs every number is recomputed from", [f"raw/{r}" for r in sorted(o.raw_files)]))
+    return groups
+
+
+def downloads(outputs: dict[str, Outputs], hashes: dict[str, str], sizes: dict[str, int]) -> list[Section]:
+    """Every download the writer holds, grouped by family (in the configured order) and then by
+    table and figure. A file no family claims still appears, under the whole site."""
+    present = {rel for rel in hashes if is_download(rel)}
+    claimed: set[str] = set()
+
+    def group(kind: str, title: str, paths: list[str]) -> Group | None:
+        mine = [p for p in paths if p in present and p not in claimed]
+        claimed.update(mine)
+        return Group(kind, title, tuple(Download(p, sizes[p], hashes[p]) for p in mine)) if mine else None
+
+    plan = [(f"dl-{fid}", o.summary.get("title", fid), _family_groups(o)) for fid, o in outputs.items()]
+    plan.append(("dl-site", "The whole site", [("Feed", "every benchmark's updates (Atom)", [FEED_FILE])]))
+    sections = []
+    for sid, title, groups in plan:
+        made = [g for g in (group(*spec) for spec in groups) if g]
+        if sid == "dl-site" and present - claimed:
+            made.append(group("Files", "other generated files", sorted(present - claimed)))
+        if made:
+            sections.append(Section(sid, title, tuple(made)))
+    return sections
+
+
+def _sums_line(d: Download) -> str:
+    # GNU sha256sum's own escaping: a name with a backslash or newline gets a leading backslash
+    if any(c in d.path for c in "\\\n\r"):
+        name = d.path.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        return f"\\{d.sha256}  {name}\n"
+    return f"{d.sha256}  {d.path}\n"
+
+
+def sha256sums(sections: list[Section]) -> bytes:
+    files = sorted((f for s in sections for f in s.files), key=lambda f: f.path)
+    return "".join(_sums_line(f) for f in files).encode("utf-8")
+
+
+def downloads_page(sections: list[Section]) -> Page:
+    files = [f for s in sections for f in s.files]
+    total = sum(f.size for f in files)
+    return Page(DOWNLOADS_PAGE, "downloads.html", "Downloads and checksums", {
+        "sections": sections, "n_files": len(files), "total_bytes": total, "total_text": human_size(total),
+        "sums_file": SUMS_FILE, "human_size": human_size,
+    })
+
+
+# --------------------------------------------------------------------------- the write stage
+
+
+def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs], pages: list[str],
+                render_page: Callable[[Page], str]) -> list[str]:
+    """Write the feed, the sitemap and robots.txt, then SHA256SUMS and the downloads page from
+    the bytes already written. `pages`: every HTML page written so far; `render_page` renders
+    a Page as the site's other pages are rendered. Returns the pages it wrote."""
+    feed = site_feed(config, outputs)
+    if feed is not None:
+        writer.write(FEED_FILE, feed)
+    base = config.absolute_base_url
+    if base:
+        writer.write(SITEMAP_FILE, sitemap(base, sorted({*pages, DOWNLOADS_PAGE})))
+        writer.write(ROBOTS_FILE, robots(base))
+    sections = downloads(outputs, writer.files, writer.sizes)
+    writer.write(SUMS_FILE, sha256sums(sections))
+    writer.write_text(DOWNLOADS_PAGE, render_page(downloads_page(sections)))
+    return [DOWNLOADS_PAGE]
