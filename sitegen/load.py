@@ -151,9 +151,12 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
     try:
         value, had_dups, screened = decoder.decode(text)
     except ValueError as exc:  # json.JSONDecodeError is a ValueError; so is our NaN refusal
-        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        pos = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        return None, [Problem(rel, line, "", "valid JSON", f"{detail}{pos}")], False
+        if not isinstance(exc, json.JSONDecodeError):
+            return None, [Problem(rel, line, "", "valid JSON", str(exc))], False
+        # The decoder's own position: its line within a whole-file document (a JSONL line
+        # already carries its line number), and the column. Some of its messages end in "at".
+        detail = exc.msg.removesuffix(" at")
+        return None, [Problem(rel, line if line is not None else exc.lineno, "", "valid JSON", f"{detail} at column {exc.colno}")], False
     problems = [
         Problem(rel, line, json_path(loc), "each key once per object", f"key {short_repr(k)} repeated")
         for loc, k in (_find_dups(value) if had_dups else ())

@@ -230,3 +230,11 @@ def test_every_bad_line_of_cells_reported_through_validate(site_copy):
     text = str(exc.value)
     for n in bad:
         assert f"{CELLS_REL}:{n}: expected valid JSON" in text
+
+
+def test_a_syntax_error_in_a_json_document_names_its_line_and_column(tmp_path):
+    """A maintainer fixing a hand-edited sweep.json needs the line, not just 'invalid JSON'."""
+    value, [problem] = one_json(tmp_path, '{\n  "a": 1,\n  "b": tru\n}\n')
+    assert value is None
+    assert (problem.line, problem.expected) == (3, "valid JSON")
+    assert "column 8" in problem.found and " at at " not in str(problem)
