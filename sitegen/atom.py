@@ -13,12 +13,22 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _xml_escape
 
 from sitegen.render import relative_url
 
 if TYPE_CHECKING:  # families import this module while the registry loads
     from sitegen.families import FeedEntry
+
+# Characters XML 1.0 forbids even when escaped (C0 controls but tab, LF and CR; lone surrogates;
+# U+FFFE/U+FFFF). One in an amendment body would make a reader reject the whole feed, so each
+# becomes U+FFFD, the replacement character, visible and harmless.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str, entities: dict[str, str] | None = None) -> str:
+    return _xml_escape(_NOT_XML.sub("\ufffd", text), entities or {})
+
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UTC_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$")

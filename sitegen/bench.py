@@ -115,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {r['scale']} | {r['cells']:,} | {r['runs']} | {r['wall']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['pages']} | "
               f"{r['pps']:.1f} | {r['rss_mib']:.0f} MiB | {r['out_mib']:.1f} MiB | {r['floor'] * 1000:.0f} ms |")
     print("\nMedian seconds per stage:")
-    names = list(rows[0]["stages"])
+    from sitegen.build import STAGES  # one column per stage, in build order
+
+    names = [n for n in STAGES if any(n in r["stages"] for r in rows)]
     print("| data | " + " | ".join(names) + " |")
     print("| --- |" + " ---: |" * len(names))
     for r in rows:

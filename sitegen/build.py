@@ -1,10 +1,11 @@
 """The build, stage by stage. This is the only module that knows the order:
 
-    load + validate  ->  store  ->  compute  ->  figures  ->  render  ->  write  ->  swap
+    load -> validate -> store -> compute -> render -> figures -> write -> manifest -> verify -> swap
 
-Each stage hands a typed result to the next. Nothing is written to the output directory
-until every page has rendered: files go to a staging directory that replaces the output
-only at the end, so a failure anywhere leaves the previous site as it was.
+(STAGES below, the names on_stage reports.) Each stage hands a typed result to the next.
+Nothing is written to the output directory until every page has rendered: files go to a
+staging directory, which is re-hashed against the manifest ("verify") and replaces the
+output only at the end, so a failure anywhere leaves the previous site as it was.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from markupsafe import Markup
 from sitegen import __version__
 from sitegen import figures as figures_mod
 from sitegen import publish, render, site_index, store
+from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import InputError, Problem
@@ -26,6 +28,9 @@ from sitegen.families import FAMILIES, Outputs, Page
 from sitegen.load import Loaded, MarkdownDoc, discover, read_markdown, rel_path
 
 CACHE_DIR = ".sitegen-cache"
+
+# The stages, in the order build() runs them and reports them to on_stage.
+STAGES = ("load", "validate", "store", "compute", "render", "figures", "write", "manifest", "verify", "swap")
 
 
 @dataclass
@@ -59,12 +64,27 @@ def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
     return loaded, docs, inputs
 
 
-def _compute(config: SiteConfig, inputs: dict) -> dict:
+def _store(config: SiteConfig, inputs: dict):
+    """A DuckDB connection holding every family's tables (the caller closes it)."""
     db = store.connect()
     try:
         for fid in config.families:
             FAMILIES[fid].store(db, inputs[fid])
-        return {fid: FAMILIES[fid].compute(db, inputs[fid]) for fid in config.families}
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _compute_stored(config: SiteConfig, db, inputs: dict) -> dict:
+    return {fid: FAMILIES[fid].compute(db, inputs[fid]) for fid in config.families}
+
+
+def _compute(config: SiteConfig, inputs: dict) -> dict:
+    """Store and compute in one call (validate and `sitegen verify` need no stage between)."""
+    db = _store(config, inputs)
+    try:
+        return _compute_stored(config, db, inputs)
     finally:
         db.close()
 
@@ -158,7 +178,8 @@ FIGURE_SUFFIXES = publish.FIGURE_SUFFIXES
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
           on_figure: Callable[[int, int], None] | None = None) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
-    it to inject failures); the output directory changes only in the last one, "swap".
+    it to inject failures; STAGES lists them); the output directory changes only in the last
+    one, "swap".
     `on_figure(done, total)` reports the figures stage's progress (the terminal display)."""
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
@@ -179,8 +200,13 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     if loaded.problems:
         raise InputError(loaded.problems)
 
-    stage("store+compute")
-    results = _compute(config, inputs)
+    stage("store")
+    db = _store(config, inputs)
+    try:
+        stage("compute")
+        results = _compute_stored(config, db, inputs)
+    finally:
+        db.close()
     outputs: dict[str, Outputs] = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
@@ -215,7 +241,10 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         env, site = render.environment(root / "templates"), _site_context(config, outputs)
         index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
         stage("manifest")
-        writer.write("manifest.json", publish.json_bytes(_manifest(loaded, outputs, writer.files, config)))
+        manifest = _manifest(loaded, outputs, writer.files, config)
+        writer.write("manifest.json", publish.json_bytes(manifest))
+        stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
+        verify_mod.check_staged(writer.staging, manifest)
         stage("swap")
         writer.commit()
     except BaseException:

@@ -2,12 +2,17 @@
 
 Exit status: 0 success; 1 invalid input or a failed build (the previous output untouched);
 2 a usage error (click's own).
+
+`build` reports an unexpected exception (a bug, a full disk) in one line and exits 1 like any
+failed build; `--debug` or the environment variable SITEGEN_DEBUG=1 shows the traceback too.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import click
@@ -30,10 +35,22 @@ def main() -> None:
     """sitegen: publish benchmark evidence as a static site."""
 
 
+def _fail_unexpected(exc: Exception, debug: bool) -> None:
+    """A failure sitegen did not foresee: one line for the user, the traceback on request."""
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    first = str(exc).strip().splitlines()
+    detail = f": {first[0]}" if first else ""
+    hint = "" if debug else " (--debug or SITEGEN_DEBUG=1 shows the traceback)"
+    click.echo(f"build failed: unexpected {type(exc).__name__}{detail}; nothing was published{hint}", err=True)
+    sys.exit(1)
+
+
 @main.command()
 @root_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
-def build(root: Path, out: Path | None) -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure (also SITEGEN_DEBUG=1).")
+def build(root: Path, out: Path | None, debug: bool) -> None:
     """Validate, compute, render and write the site."""
     from sitegen import progress
     from sitegen.build import build as run_build
@@ -47,6 +64,8 @@ def build(root: Path, out: Path | None) -> None:
                                on_stage=shown.stage, on_figure=shown.figures)
     except SitegenError as exc:
         _fail(exc)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer
+        _fail_unexpected(exc, debug or os.environ.get("SITEGEN_DEBUG", "") not in ("", "0"))
     click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
 
 

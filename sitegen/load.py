@@ -3,6 +3,10 @@
 Why not orjson here: it silently keeps the last of two duplicate keys, and a duplicated key
 in a score artifact is exactly the kind of quiet change this tool exists to refuse. The
 standard library's C scanner with an ``object_pairs_hook`` sees every pair.
+
+Every reader takes the site's `Limits` (sitegen.config): a file over `max_file_bytes`, a JSON
+string over `max_string_chars` or a JSONL file over `max_records` lines is a Problem, so a
+runaway artifact fails the build with one clear line instead of exhausting memory or time.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from sitegen.errors import Problem, short_repr
+
+if TYPE_CHECKING:  # only for annotations: sitegen.config imports this module (through contract)
+    from sitegen.config import Limits
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,9 @@ class Loaded:
 
     files: list[SourceFile] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # Files refused or cut short by a limit: their records are not all there, so a check
+    # across documents would take the unread ones for missing ones.
+    incomplete: set[str] = field(default_factory=set)
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -88,8 +98,9 @@ class _Decoder:
     duplicate keys and keys a family screens for (`screen(key) -> True`) while parsing: the
     tree is walked to locate them only when one was seen, which keeps large files fast."""
 
-    def __init__(self, screen: Callable[[str], bool] | None):
+    def __init__(self, screen: Callable[[str], bool] | None, max_string_chars: int | None = None):
         self.screen = screen
+        self.max_string_chars = max_string_chars
         self.known: set[str] = set()
         self.flagged: set[str] = set()
         self.dups = self.hits = 0
@@ -145,6 +156,32 @@ def _find_dups(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
             yield from _find_dups(v, loc + (i,))
 
 
+def _long_strings(value: Any, limit: int, loc: tuple = ()) -> Iterator[tuple[tuple, str, int]]:
+    """(location, "string" or "key", length) of every string or key longer than limit. A long
+    key is located at its object: the key itself would not fit in a message."""
+    if isinstance(value, str):
+        if len(value) > limit:
+            yield loc, "string", len(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if len(k) > limit:
+                yield loc, "key", len(k)
+            else:
+                yield from _long_strings(v, limit, loc + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _long_strings(v, limit, loc + (i,))
+
+
+def _string_problems(value: Any, text: str, rel: str, line: int | None, limit: int | None) -> list[Problem]:
+    # A JSON text is at least as long as any string in it (escapes only lengthen it), so a text
+    # within the limit needs no walk: the check costs one len() per document or line.
+    if limit is None or len(text) <= limit:
+        return []
+    return [Problem(rel, line, json_path(loc), f"a {kind} of at most {limit:,} characters", f"{n:,} characters")
+            for loc, kind, n in _long_strings(value, limit)]
+
+
 def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | None = None) -> tuple[Any, list[Problem], bool]:
     """Parse one JSON document. Returns (value or None, problems, whether a screened key occurs)."""
     decoder = decoder or _Decoder(None)
@@ -161,17 +198,44 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
         Problem(rel, line, json_path(loc), "each key once per object", f"key {short_repr(k)} repeated")
         for loc, k in (_find_dups(value) if had_dups else ())
     ]
+    problems += _string_problems(value, text, rel, line, decoder.max_string_chars)
     return value, problems, screened
 
 
-def read_bytes(root: Path, path: Path, loaded: Loaded, max_bytes: int) -> tuple[SourceFile, bytes | None]:
+def as_limits(limits: "Limits | int") -> "Limits":
+    """The readers' limits. A bare int is a byte limit alone, the other limits at their defaults."""
+    if isinstance(limits, int):
+        from sitegen.config import Limits  # late: sitegen.config imports this module
+        return Limits(max_file_bytes=limits)
+    return limits
+
+
+def size_problem(rel: str, size: int, max_bytes: int) -> Problem | None:
+    """The problem of a file over the size limit, found from its size before reading it."""
+    if size <= max_bytes:
+        return None
+    return Problem(rel, None, "", f"a file of at most {max_bytes:,} bytes", f"{size:,} bytes")
+
+
+def _streamed_source(path: Path, rel: str, size: int) -> SourceFile:
+    """A file's identity without holding its bytes (one that is too large to read)."""
+    with path.open("rb") as fh:
+        return SourceFile(rel, hashlib.file_digest(fh, "sha256").hexdigest(), size)
+
+
+def read_bytes(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -> tuple[SourceFile, bytes | None]:
     rel = rel_path(root, path)
+    size = path.stat().st_size
+    too_large = size_problem(rel, size, as_limits(limits).max_file_bytes)
+    if too_large is not None:  # refused before reading: the limit is there to protect memory
+        src = _streamed_source(path, rel, size)
+        loaded.files.append(src)
+        loaded.problems.append(too_large)
+        loaded.incomplete.add(rel)
+        return src, None
     data = path.read_bytes()
     src = SourceFile(rel, sha256_bytes(data), len(data))
     loaded.files.append(src)
-    if len(data) > max_bytes:
-        loaded.problems.append(Problem(rel, None, "", f"a file of at most {max_bytes:,} bytes", f"{len(data):,} bytes"))
-        return src, None
     return src, data
 
 
@@ -185,14 +249,15 @@ def decode_utf8(data: bytes, rel: str, problems: list[Problem]) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-def read_json(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, JsonRecord | None]:
-    src, data = read_bytes(root, path, loaded, max_bytes)
+def read_json(root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, JsonRecord | None]:
+    limits = as_limits(limits)
+    src, data = read_bytes(root, path, loaded, limits)
     if data is None:
         return src, None
     text = decode_utf8(data, src.rel, loaded.problems)
     if text is None:
         return src, None
-    value, problems, screened = parse_json_text(text, src.rel, None, _Decoder(screen))
+    value, problems, screened = parse_json_text(text, src.rel, None, _Decoder(screen, limits.max_string_chars))
     loaded.problems.extend(problems)
     return src, (JsonRecord(src.rel, None, value, screened) if value is not None and not problems else None)
 
@@ -204,11 +269,12 @@ class RawChunk:
     rel: str
     first_line: int
     lines: list[bytes]
+    max_string_chars: int | None = None  # the limit travels with the chunk into a worker process
 
 
 def parse_chunk(chunk: RawChunk, screen: Callable[[str], bool] | None = None) -> tuple[list[JsonRecord], list[Problem]]:
     """Parse every line of a chunk. A bad line is reported and skipped so the rest are checked."""
-    decoder = _Decoder(screen)
+    decoder = _Decoder(screen, chunk.max_string_chars)
     records: list[JsonRecord] = []
     problems: list[Problem] = []
     for i, raw in enumerate(chunk.lines, start=chunk.first_line):
@@ -234,29 +300,41 @@ class JsonlReader:
     """Streams a JSONL file in chunks of lines, so memory stays bounded by the chunk, not the
     file. `source` (path, SHA-256, size) is complete once the chunks are exhausted."""
 
-    def __init__(self, root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None):
-        self.path, self.loaded, self.max_bytes, self.screen = path, loaded, max_bytes, screen
+    def __init__(self, root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None):
+        self.path, self.loaded, self.limits, self.screen = path, loaded, as_limits(limits), screen
         self.rel = rel_path(root, path)
         self.source: SourceFile | None = None
 
     def raw_chunks(self, size: int = 5000) -> Iterator[RawChunk]:
         n_bytes = self.path.stat().st_size
-        if n_bytes > self.max_bytes:
-            with self.path.open("rb") as fh:
-                self._done(SourceFile(self.rel, hashlib.file_digest(fh, "sha256").hexdigest(), n_bytes))
-            self.loaded.problems.append(Problem(self.rel, None, "", f"a file of at most {self.max_bytes:,} bytes", f"{n_bytes:,} bytes"))
+        too_large = size_problem(self.rel, n_bytes, self.limits.max_file_bytes)
+        if too_large is not None:
+            self._done(_streamed_source(self.path, self.rel, n_bytes))
+            self.loaded.problems.append(too_large)
+            self.loaded.incomplete.add(self.rel)
             return
+        max_records, max_chars = self.limits.max_records, self.limits.max_string_chars
         digest = hashlib.sha256()
         first, lines = 1, []
         with self.path.open("rb") as fh:
             for raw in fh:
+                if first + len(lines) > max_records:
+                    # Stop parsing here: one problem, not one per line of a runaway file. The
+                    # rest is only hashed, so the file's identity stays its whole content.
+                    self.loaded.problems.append(Problem(self.rel, max_records + 1, "", f"a file of at most {max_records:,} records (lines)",
+                                                        "more (reading stopped at this line)"))
+                    self.loaded.incomplete.add(self.rel)
+                    digest.update(raw)
+                    while block := fh.read(1 << 20):
+                        digest.update(block)
+                    break
                 digest.update(raw)
                 lines.append(raw)
                 if len(lines) >= size:
-                    yield RawChunk(self.rel, first, lines)
+                    yield RawChunk(self.rel, first, lines, max_chars)
                     first, lines = first + len(lines), []
         if lines:
-            yield RawChunk(self.rel, first, lines)
+            yield RawChunk(self.rel, first, lines, max_chars)
         self._done(SourceFile(self.rel, digest.hexdigest(), n_bytes))
 
     def chunks(self, size: int = 5000) -> Iterator[list[JsonRecord]]:
@@ -289,9 +367,9 @@ def map_chunks(fn: Callable[[RawChunk], Any], chunks: Iterator[RawChunk], n_byte
             yield pending.popleft().result()
 
 
-def read_jsonl(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, list[JsonRecord]]:
+def read_jsonl(root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, list[JsonRecord]]:
     """Every line of a (small) JSONL file at once. Large artifacts use JsonlReader.chunks()."""
-    reader = JsonlReader(root, path, loaded, max_bytes, screen)
+    reader = JsonlReader(root, path, loaded, limits, screen)
     records = [r for chunk in reader.chunks() for r in chunk]
     return reader.source, records
 
@@ -299,13 +377,13 @@ def read_jsonl(root: Path, path: Path, loaded: Loaded, max_bytes: int, screen: C
 _FRONT_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):\s*(.*)$")
 
 
-def read_markdown(root: Path, path: Path, loaded: Loaded, max_bytes: int) -> MarkdownDoc | None:
+def read_markdown(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -> MarkdownDoc | None:
     """Markdown with optional front matter between '---' lines: 'key: value' scalars only.
 
     A deliberately small subset of YAML: front matter here carries titles and dates, and a
     full YAML parser would bring its type guessing (NO -> false) into a tool about exactness.
     """
-    src, data = read_bytes(root, path, loaded, max_bytes)
+    src, data = read_bytes(root, path, loaded, limits)
     if data is None:
         return None
     text = decode_utf8(data, src.rel, loaded.problems)

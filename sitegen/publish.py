@@ -4,6 +4,10 @@ one file twice, a manifest of every file's SHA-256, and a swap only when all wen
 The output directory is never written in place. A build that fails at any point leaves the
 previous output exactly as it was; a staging directory left by a killed build is removed by
 the next one (its name says whose it is).
+
+File modes do not follow the umask: a static site is meant to be served, so every file is
+written 0644 and every directory 0755 (a build under umask 077 would otherwise publish a site
+its web server cannot read). Only the bytes are covered by manifest.json.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from sitegen.load import sha256_bytes
 
 STAGING_PREFIX = ".sitegen-staging-"
 RETIRED_PREFIX = ".sitegen-retired-"
+FILE_MODE = 0o644
+DIR_MODE = 0o755
 
 
 def json_bytes(value) -> bytes:
@@ -87,10 +93,15 @@ class Writer:
         parent.mkdir(parents=True, exist_ok=True)
         for stale in parent.glob(f"{STAGING_PREFIX}{self.out_dir.name}-*"):
             shutil.rmtree(stale, ignore_errors=True)
-        for stale in parent.glob(f"{RETIRED_PREFIX}{self.out_dir.name}-*"):
-            shutil.rmtree(stale, ignore_errors=True)
+        for stale in sorted(parent.glob(f"{RETIRED_PREFIX}{self.out_dir.name}-*")):
+            if not self.out_dir.exists():  # a build killed mid-swap: this is the previous output
+                stale.rename(self.out_dir)
+            else:
+                shutil.rmtree(stale, ignore_errors=True)
         self.staging = parent / f"{STAGING_PREFIX}{self.out_dir.name}-{os.getpid()}"
         self.staging.mkdir()
+        self.staging.chmod(DIR_MODE)
+        self._dirs: set[Path] = {self.staging}  # directories made so far, each with DIR_MODE
         self.files: dict[str, str] = {}  # output path -> SHA-256
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
 
@@ -102,10 +113,20 @@ class Writer:
             raise BuildError(f"two outputs claim the same file: {rel}")
         _check_no_aggregate(rel, data)
         target = self.staging / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        self._make_dir(target.parent)
         target.write_bytes(data)
+        target.chmod(FILE_MODE)
         self.files[rel] = sha256_bytes(data)
         self.sizes[rel] = len(data)
+
+    def _make_dir(self, d: Path) -> None:
+        """mkdir -p with DIR_MODE whatever the umask (mkdir's own mode is masked by it)."""
+        if d in self._dirs:
+            return
+        self._make_dir(d.parent)
+        d.mkdir(exist_ok=True)
+        d.chmod(DIR_MODE)
+        self._dirs.add(d)
 
     def write_text(self, rel: str, text: str) -> None:
         self.write(rel, text.encode("utf-8"))
@@ -117,9 +138,14 @@ class Writer:
         if self.out_dir.exists():
             retired = self.out_dir.parent / f"{RETIRED_PREFIX}{self.out_dir.name}-{os.getpid()}"
             self.out_dir.rename(retired)
-        self.staging.rename(self.out_dir)
+        try:
+            self.staging.rename(self.out_dir)
+        except BaseException:
+            if retired is not None:  # put the previous output back before reporting the failure
+                retired.rename(self.out_dir)
+            raise
         if retired is not None:
-            shutil.rmtree(retired)
+            shutil.rmtree(retired, ignore_errors=True)  # the swap is done; the next build removes any rest
 
     def abort(self) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)

@@ -19,25 +19,47 @@ from pathlib import Path
 
 from sitegen import publish
 from sitegen.config import SiteConfig
-from sitegen.errors import InputError
+from sitegen.errors import BuildError, InputError
 from sitegen.families import FAMILIES
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
 
 
-def _hash_checks(site: Path, manifest: dict) -> list[str]:
+def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
+    """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
+    "files"): a listed file missing or with other bytes, or a file present but not listed
+    (manifest.json itself excepted). One line each, naming the file."""
     out = []
-    listed = manifest.get("files", {})
     for rel, sha in sorted(listed.items()):
         p = site / rel
         if not p.is_file():
             out.append(f"{rel}: listed in manifest.json but missing")
-        elif sha256_bytes(p.read_bytes()) != sha:
-            out.append(f"{rel}: SHA-256 {sha256_bytes(p.read_bytes())} differs from the manifest's {sha}")
+            continue
+        found = sha256_bytes(p.read_bytes())
+        if found != sha:
+            out.append(f"{rel}: SHA-256 {found} differs from the manifest's {sha}")
     present = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
     for rel in sorted(present - set(listed) - {"manifest.json"}):
         out.append(f"{rel}: present but not listed in manifest.json")
+    return out
+
+
+def check_staged(staging: Path, manifest: dict) -> None:
+    """The build's verify stage, run on the staging directory just before it is swapped in:
+    the bytes on disk are re-read and re-hashed against the manifest about to be published,
+    and manifest.json on disk must be that manifest. A torn or corrupted write, or a file
+    the manifest does not list, fails the build instead of being published."""
+    problems = file_checks(staging, manifest.get("files", {}))
+    mf = staging / "manifest.json"
+    if not mf.is_file() or mf.read_bytes() != publish.json_bytes(manifest):
+        problems.append("manifest.json: the staged copy differs from the manifest being published")
+    if problems:
+        raise BuildError("the staged output does not match its manifest; nothing was published:\n" + "\n".join(problems))
+
+
+def _hash_checks(site: Path, manifest: dict) -> list[str]:
+    out = file_checks(site, manifest.get("files", {}))
     for rel, sha in sorted(manifest.get("sources", {}).items()):
         raw = site / RAW_DIR / rel
         if raw.is_file() and sha256_bytes(raw.read_bytes()) != sha:

@@ -59,37 +59,9 @@ def test_demo_artifact_is_valid(site_copy):
     assert "canonic" in results and results["canonic"].rows_published == 77
 
 
-# --------------------------------------------------------------------------- rubric weights
-
-
-@pytest.mark.parametrize("delta", [0.05, -0.01, 1e-6])
-def test_weights_not_summing_to_one_rejected(site_copy, delta):
-    sweep = read_sweep(site_copy)
-    dims = sweep["domains"][2]["rubric"]["dimensions"]
-    dims[0]["weight"] = round(dims[0]["weight"] + delta, 9)
-    write_sweep(site_copy, sweep)
-    p = only(problems_of(site_copy))
-    assert where(p) == f"{SWEEP_REL} $.domains[2].rubric"
-    assert "sum" in p.expected and "1" in p.expected
-
-
 # --------------------------------------------------------------------------- anchors
-
-
-@pytest.mark.parametrize("value", [0.3, 0.2, 1.25, -0.25, 0.7500001])
-def test_anchor_not_one_of_the_five_rejected_with_line_and_path(site_copy, value):
-    line, rec = find_cell_line(site_copy, two_standard_scores)
-    dim = rubric_dims(site_copy, rec["task"])[-1]["id"]
-
-    def edit(r):
-        r["judgments"][0]["anchors"][dim] = value
-        r["judgments"][0].pop("weighted_score", None)
-
-    rewrite_cell_line(site_copy, line, edit)
-    p = only(problems_of(site_copy))
-    assert where(p) == f"{CELLS_REL}:{line} $.judgments[0].anchors.{dim}"
-    assert "0.25" in p.expected and "1.0" in p.expected
-    assert p.found == repr(value)
+# (rubric weights, an anchor outside the five, a disagreeing stated score, judges of one family
+# and an aggregate at depth 5: tests/test_semantic_faults.py)
 
 
 def test_anchor_for_a_dimension_the_rubric_lacks_rejected(site_copy):
@@ -120,19 +92,6 @@ def test_missing_anchor_rejected(site_copy):
 # --------------------------------------------------------------------------- stated weighted scores
 
 
-@pytest.mark.parametrize("offset", [1.0, -0.01, 0.005])
-def test_stated_weighted_score_that_disagrees_rejected(site_copy, offset):
-    line, rec = find_cell_line(site_copy, two_standard_scores)
-    j = rec["judgments"][1]
-    true = weighted(rubric_dims(site_copy, rec["task"]), j["anchors"])
-    stated = true + offset if true + offset <= 100 else true - offset
-    rewrite_cell_line(site_copy, line, lambda r: r["judgments"][1].__setitem__("weighted_score", stated))
-    p = only(problems_of(site_copy))
-    assert where(p) == f"{CELLS_REL}:{line} $.judgments[1].weighted_score"
-    assert f"{true:.6f}" in p.expected  # the recomputed value is what the reader is told to expect
-    assert p.found == repr(stated)
-
-
 def test_stated_weighted_score_that_agrees_is_accepted(site_copy):
     line, rec = find_cell_line(site_copy, two_standard_scores)
     dims = rubric_dims(site_copy, rec["task"])
@@ -146,14 +105,6 @@ def test_stated_weighted_score_that_agrees_is_accepted(site_copy):
 
 
 # --------------------------------------------------------------------------- judges
-
-
-def test_two_judges_of_the_same_family_rejected(site_copy):
-    sweep = read_sweep(site_copy)
-    set_sweep_key(site_copy, ("judges", 1, "family"), sweep["judges"][0]["family"])
-    p = only(problems_of(site_copy))
-    assert where(p) == f"{SWEEP_REL} $.judges[1].family"
-    assert "different family" in p.expected
 
 
 def test_a_third_judge_rejected(site_copy):
@@ -257,15 +208,6 @@ def test_aggregate_keys_at_depth_1_of_cells_rejected_each_with_its_line(site_cop
     problems = problems_of(site_copy)
     assert [where(p) for p in problems] == [f"{CELLS_REL}:{n} $.{k}" for n, k in zip(lines, AGGREGATE_KEYS)]
     assert all("aggregate" in p.expected for p in problems)
-
-
-def test_aggregate_keys_at_depth_5_of_cells_rejected_each_with_its_path(site_copy):
-    lines = [find_cell_line(site_copy, two_standard_scores)[0] + 2 * k for k in range(len(AGGREGATE_KEYS))]
-    for line, key in zip(lines, AGGREGATE_KEYS):
-        rewrite_cell_line(site_copy, line, lambda r, key=key: r.update(_nest(key)))
-    problems = problems_of(site_copy)
-    assert [where(p) for p in problems] == [
-        f"{CELLS_REL}:{n} $.harness.runs[0].summary.{k}" for n, k in zip(lines, AGGREGATE_KEYS)]
 
 
 def test_aggregate_key_inside_a_judgment_rejected(site_copy):

@@ -123,6 +123,7 @@ def edit_wording(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- frozen inputs
+# (a rubric or a Show Bible edited without a version bump: tests/test_semantic_faults.py)
 
 
 def test_verification_page_lists_every_fingerprint_as_recomputed_here(built_site, ref):
@@ -162,22 +163,6 @@ def test_each_show_bible_is_published_in_full(built_site, ref):
             words = " ".join(re.sub(r"^\s*(#+|[-*])\s+", "", line).replace("**", "").replace("`", "").split())
             if words:
                 assert words in text, (sh["id"], words)
-
-
-def test_editing_a_show_bible_fails_the_build_naming_it_and_both_fingerprints(cached_site_copy, tmp_path):
-    show = read_sweep(cached_site_copy)["shows"][0]["id"]
-    path = cached_site_copy / bible_rel(show)
-    recorded = ref_text_fingerprint(path.read_bytes())
-    path.write_text(edit_wording(path.read_text(encoding="utf-8")), encoding="utf-8")
-    now = ref_text_fingerprint(path.read_bytes())
-    assert now != recorded
-    out = tmp_path / "out"
-    with pytest.raises(InputError) as exc:
-        build(load_config(cached_site_copy), out)
-    (p,) = [p for p in exc.value.problems if p.file == bible_rel(show)]
-    assert recorded in p.expected and now in p.found
-    assert recorded in str(exc.value) and now in str(exc.value) and bible_rel(show) in str(exc.value)
-    assert not out.exists()
 
 
 @pytest.mark.parametrize("change", ["CRLF line endings", "a trailing newline", "a byte-order mark and CRLF"])
@@ -250,20 +235,6 @@ def test_a_bump_of_one_rubric_does_not_change_the_stated_freeze_time(cached_site
     text = read_page(out, "canonic/verification/index.html")[1].text
     assert f"frozen at {freeze['frozen_at']}" in text
     assert f"frozen at {bump}" not in text
-
-
-def test_editing_a_rubric_descriptor_without_a_bump_fails_naming_the_rubric(site_copy):
-    sweep = read_sweep(site_copy)
-    before = ref_rubric_fingerprint(sweep["domains"][2]["rubric"])
-    sweep["domains"][2]["rubric"]["dimensions"][0]["anchors"][1]["descriptor"] += " (clarified)"
-    write_sweep(site_copy, sweep)
-    after = ref_rubric_fingerprint(sweep["domains"][2]["rubric"])
-    with pytest.raises(InputError) as exc:
-        validate(load_config(site_copy))
-    (p,) = exc.value.problems
-    assert (p.file, p.path) == (SWEEP_REL, "$.domains[2].rubric")
-    assert str(p).startswith(f"{SWEEP_REL} $.domains[2].rubric")
-    assert before in p.expected and after in p.found
 
 
 def test_a_missing_freeze_record_fails_the_build(site_copy):

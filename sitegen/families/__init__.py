@@ -116,7 +116,7 @@ class PythonFamily:
     _kinds: dict[str, type]
 
     def load(self, root, loaded, limits):
-        return self._load(root, loaded, limits.max_file_bytes)
+        return self._load(root, loaded, limits)
 
     def store(self, db, inp) -> None:
         return None

@@ -16,7 +16,7 @@ class Canonic:
     content_dir = None  # its method page and Show Bibles are ordinary pages
 
     def load(self, root, loaded, limits):
-        return _validate.load_canonic(root, loaded, limits.max_file_bytes)
+        return _validate.load_canonic(root, loaded, limits)
 
     def store(self, db, inp) -> None:
         _store.load(db, inp)

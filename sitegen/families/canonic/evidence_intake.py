@@ -18,11 +18,12 @@ from pathlib import Path
 import pyarrow as pa
 from pydantic import TypeAdapter
 
-from sitegen.aggregate import is_aggregate_key
+from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
+from sitegen.config import Limits
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
-from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json, sha256_bytes
+from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json, sha256_bytes, size_problem
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
@@ -35,17 +36,28 @@ OUTPUTS_FILE = "data/canonic/outputs.jsonl"
 _OUTPUTS = TypeAdapter(list[Output])
 
 
-def _read_model(root: Path, rel: str, model, loaded: Loaded, max_bytes: int, required: bool):
+def aggregate_problems(rec: JsonRecord) -> list[Problem]:
+    """The no-overall-score rule on one parsed document or line, each key at its JSON path."""
+    if not rec.screened:  # the reader saw no such key while parsing: nothing to locate
+        return []
+    return [
+        Problem(rec.source, rec.line, json_path(loc), "no cross-domain aggregate field (Canonic publishes no overall score)", f"key {short_repr(loc[-1])}")
+        for loc in find_aggregate_keys(rec.value)
+    ]
+
+
+def _read_model(root: Path, rel: str, model, loaded: Loaded, limits: Limits, required: bool):
     path = root / rel
     if not path.is_file():
         if required:
             loaded.problems.append(Problem(rel, None, "", "this file (the Canonic family needs it)", "no such file"))
         return None, None
-    src, rec = read_json(root, path, loaded, max_bytes, is_aggregate_key)
+    src, rec = read_json(root, path, loaded, limits, is_aggregate_key)
     if rec is None:
         return src, None
-    if rec.screened:
-        loaded.problems.append(Problem(rel, None, "", "no cross-domain aggregate field (Canonic publishes no overall score)", "such a key"))
+    agg = aggregate_problems(rec)
+    if agg:
+        loaded.problems.extend(agg)
         return src, None
     value, errs = validate_one(model, rec.value, rel, None)
     loaded.problems.extend(errs)
@@ -60,9 +72,9 @@ class FreezeResult:
     documents: list[SourceFile]  # the frozen markdown documents, as read for their fingerprints
 
 
-def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> FreezeResult:
+def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> FreezeResult:
     """Check every rubric, Show Bible and the task set against the freeze record."""
-    src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, max_bytes, required=True)
+    src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, limits, required=True)
     if freeze is None:
         return FreezeResult(src, "", [], [])
     if freeze.schema_ != "canonic.freeze/1":
@@ -79,6 +91,10 @@ def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) ->
         if not (root / path).is_file():
             loaded.problems.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
             continue
+        too_large = size_problem(path, (root / path).stat().st_size, limits.max_file_bytes)
+        if too_large is not None:  # not read: the same problem as the page's own read reports
+            loaded.problems.append(too_large)
+            continue
         data = (root / path).read_bytes()
         documents.append(SourceFile(path, sha256_bytes(data), len(data)))
         wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data)))
@@ -86,8 +102,8 @@ def load_freeze(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) ->
     return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
 
 
-def load_probes(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:
-    src, probes = _read_model(root, PROBES_FILE, ProbesFile, loaded, max_bytes, required=False)
+def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:
+    src, probes = _read_model(root, PROBES_FILE, ProbesFile, loaded, limits, required=False)
     if probes is None:
         return src, None
     out = loaded.problems
@@ -119,8 +135,8 @@ def load_probes(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) ->
     return src, probes
 
 
-def load_external(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) -> tuple[SourceFile | None, ExternalBoard | None]:
-    src, board = _read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, max_bytes, required=False)
+def load_external(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> tuple[SourceFile | None, ExternalBoard | None]:
+    src, board = _read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, limits, required=False)
     if board is None:
         return src, None
     domains = {d.id for d in sweep.domains}
@@ -136,7 +152,14 @@ def load_external(root: Path, loaded: Loaded, max_bytes: int, sweep: SweepFile) 
 
 
 def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
-    records, problems = parse_chunk(chunk)
+    records, problems = parse_chunk(chunk, is_aggregate_key)
+    clean = []
+    for rec in records:  # the no-overall-score rule holds in every Canonic artifact
+        agg = aggregate_problems(rec)
+        problems.extend(agg)
+        if not agg:
+            clean.append(rec)
+    records = clean
     outputs, errs = validate_many(_OUTPUTS, records, OUTPUTS_FILE)
     problems.extend(errs)
     bad = {e.line for e in errs}
@@ -149,11 +172,11 @@ def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
     }), problems
 
 
-def load_outputs(root: Path, loaded: Loaded, max_bytes: int, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:
+def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:
     path = root / OUTPUTS_FILE
     if not path.is_file():
         return None, None
-    reader = JsonlReader(root, path, loaded, max_bytes)
+    reader = JsonlReader(root, path, loaded, limits)
     parts = []
     for table, found in map_chunks(_output_chunk, reader.raw_chunks(5000), path.stat().st_size):
         loaded.problems.extend(found)

@@ -13,6 +13,8 @@ Views:
 
 from __future__ import annotations
 
+import math
+
 import pyarrow as pa
 
 from sitegen import store
@@ -160,12 +162,19 @@ def reframed(db) -> list[tuple]:
 
 
 def sitcom_by_show(db) -> list[tuple]:
-    """(model, show, counted tasks, mean task score) for counted cells of tasks with a show."""
-    return store.rows(db, """
-        SELECT s.model, s.show, count(*), avg(s.task_score) FROM cell_status s
-        JOIN models m ON m.id = s.model
-        WHERE s.status = 'counted' AND s.show IS NOT NULL
-        GROUP BY s.model, m.ord, s.show ORDER BY m.ord, s.show""")
+    """(model, show, counted tasks, mean task score) for counted cells of tasks with a show.
+
+    The mean is taken here with math.fsum (exactly rounded, so independent of row order), not
+    with DuckDB's avg(): a floating-point avg split across DuckDB's threads can differ in its
+    last bits from run to run, and this number is published."""
+    scores: dict[tuple[str, str], list[float]] = {}
+    for model, show, score in store.rows(db, """
+            SELECT s.model, s.show, s.task_score FROM cell_status s
+            JOIN models m ON m.id = s.model
+            WHERE s.status = 'counted' AND s.show IS NOT NULL
+            ORDER BY m.ord, s.show, s.task"""):
+        scores.setdefault((model, show), []).append(score)
+    return [(model, show, len(v), math.fsum(v) / len(v)) for (model, show), v in scores.items()]
 
 
 def show_dimension_means(db) -> list[tuple]:

@@ -21,13 +21,14 @@ from pathlib import Path
 import pyarrow as pa
 from pydantic import TypeAdapter
 
-from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
+from sitegen.aggregate import is_aggregate_key
+from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
-from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
+from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
 from sitegen.families.canonic import evidence_intake as ev
-from sitegen.families.canonic.evidence_intake import FreezeResult
-from sitegen.families.canonic.models import ANCHOR_VALUES, Cell, ExternalBoard, ProbesFile, SweepFile
+from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems
+from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
 CELLS_FILE = "data/canonic/cells.jsonl"
@@ -91,16 +92,7 @@ def weighted_score(rubric, anchors: dict[str, float]) -> float:
     return 100.0 * sum(d.weight * anchors[d.id] for d in rubric.dimensions)
 
 
-def _aggregate_problems(rec: JsonRecord, root_loc: tuple = ()) -> list[Problem]:
-    if not rec.screened:  # the reader saw no such key while parsing: nothing to locate
-        return []
-    return [
-        Problem(rec.source, rec.line, json_path(loc), "no cross-domain aggregate field (Canonic publishes no overall score)", f"key {short_repr(loc[-1])}")
-        for loc in find_aggregate_keys(rec.value, root_loc)
-    ]
-
-
-def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | None:
+def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | None:
     problems = loaded.problems
     sweep_path, cells_path = root / SWEEP_FILE, root / CELLS_FILE
     for p, rel in ((sweep_path, SWEEP_FILE), (cells_path, CELLS_FILE)):
@@ -109,20 +101,23 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
     if not (sweep_path.is_file() and cells_path.is_file()):
         return None
 
-    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, max_bytes, is_aggregate_key)
+    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, limits, is_aggregate_key)
     sweep = None
     if sweep_rec is not None:
-        agg = _aggregate_problems(sweep_rec)
+        agg = aggregate_problems(sweep_rec)
         problems.extend(agg)
         if not agg:
             sweep, errs = validate_one(SweepFile, sweep_rec.value, SWEEP_FILE, None)
             problems.extend(errs)
     if sweep is not None:
-        problems.extend(_check_sweep(sweep))
+        weights = _weight_problems(sweep)
+        problems.extend(weights + _check_sweep(sweep))
+        if weights:  # every weighted score would be recomputed wrong: check only the cells' shape
+            sweep = None
 
     # The cells are checked even when the sweep is broken (their shape still can be), so one
     # run reports every problem in both files.
-    reader = JsonlReader(root, cells_path, loaded, max_bytes)
+    reader = JsonlReader(root, cells_path, loaded, limits)
     parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
     for tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), cells_path.stat().st_size):
         problems.extend(found)
@@ -133,12 +128,12 @@ def load_canonic(root: Path, loaded: Loaded, max_bytes: int) -> CanonicInput | N
     tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
     problems.extend(_duplicate_cells(tables["cells"]))
 
-    freeze = ev.load_freeze(root, loaded, max_bytes, sweep)
-    probes_src, probes = ev.load_probes(root, loaded, max_bytes, sweep)
-    external_src, external = ev.load_external(root, loaded, max_bytes, sweep)
+    freeze = ev.load_freeze(root, loaded, limits, sweep)
+    probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
+    external_src, external = ev.load_external(root, loaded, limits, sweep)
     # Outputs are checked against the cells only when the cells are sound; otherwise every
     # output of a broken cell line would be reported a second time.
-    outputs_src, outputs = ev.load_outputs(root, loaded, max_bytes, None if problems else tables["cells"])
+    outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems else tables["cells"])
     if outputs is not None:
         tables["outputs"] = outputs
     if problems:
@@ -153,7 +148,7 @@ def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa
     records, problems = parse_chunk(chunk, is_aggregate_key)
     clean = []
     for rec in records:
-        agg = _aggregate_problems(rec)
+        agg = aggregate_problems(rec)
         problems.extend(agg)
         if not agg:
             clean.append(rec)
@@ -177,6 +172,17 @@ def _duplicate_cells(cells: pa.Table) -> list[Problem]:
             out.append(Problem(CELLS_FILE, line, "", f"one cell per (model, task) (first at line {first})", f"{model} x {task} again"))
     return out
 
+
+
+def _weight_problems(s: SweepFile) -> list[Problem]:
+    """Each rubric's dimension weights sum to 1 (checked here rather than in the model so the
+    message can say what they sum to)."""
+    out = []
+    for i, d in enumerate(s.domains):
+        total = sum(dim.weight for dim in d.rubric.dimensions)
+        if abs(total - 1.0) > WEIGHT_TOLERANCE:
+            out.append(Problem(SWEEP_FILE, None, f"$.domains[{i}].rubric.dimensions", "dimension weights summing to 1", f"weights summing to {total:.12g}"))
+    return out
 
 
 def _check_sweep(s: SweepFile) -> list[Problem]:

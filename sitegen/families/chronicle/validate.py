@@ -3,12 +3,14 @@ archive, the frozen protocol and its amendment log. Every problem is collected.
 
 Rules across documents checked here: references (entrant, brief, cohort, profile), boards that
 cannot blend (one board per arm; system entrants only on the system board), withdrawn models
-never on a board, amendment ids unique and gap-free with dates not before the freeze, and every
-stated composite, window median and ChronicleBench Score recomputed.
+never on a board, the eligibility band of cohort.json equal to the one the frozen protocol
+states, amendment ids unique and gap-free with dates not before the freeze, and every stated
+composite, window median and ChronicleBench Score recomputed.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from sitegen import freeze as freeze_mod
+from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
@@ -106,7 +109,7 @@ def expected_windows(words: int, windows: list[str]) -> list[str]:
     return [w for w in windows if w == "ending" or WINDOW_START[w] < words]
 
 
-def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput | None:
+def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput | None:
     out = loaded.problems
     n_before = len(out)
     files: dict[str, SourceFile] = {}
@@ -116,7 +119,7 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
         if not p.is_file():
             out.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
             return None
-        src, rec = read_json(root, p, loaded, max_bytes)
+        src, rec = read_json(root, p, loaded, limits)
         files[rel] = src
         if rec is None:
             return None
@@ -127,10 +130,10 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
     cohort = read_model(COHORT_FILE, CohortFile)
     archive = read_model(ARCHIVE_FILE, ArchiveFile)
     freeze = read_model(FREEZE_FILE, freeze_mod.FreezeFile)
-    runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, max_bytes, files)
-    refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, max_bytes, files)
-    protocol, protocol_meta = _read_protocol(root, loaded, max_bytes)
-    amendments, present = _read_amendments(root, loaded, max_bytes)
+    runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, limits, files)
+    refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, limits, files)
+    protocol, protocol_meta = _read_protocol(root, loaded, limits)
+    amendments, present = _read_amendments(root, loaded, limits)
 
     if cohort is not None:
         _check_cohort(cohort, out)
@@ -140,6 +143,8 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
             if protocol_meta.frozen_on != cohort.protocol_frozen_on:
                 out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
             _check_amendments(amendments, present, protocol_meta.frozen_on, {e.id: e for e in cohort.entrants}, out)
+        if protocol is not None:
+            _check_band(protocol, cohort, out)
     frozen = []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
@@ -150,13 +155,34 @@ def load_chronicle(root: Path, loaded: Loaded, max_bytes: int) -> ChronicleInput
     return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, amendments, frozen, files)
 
 
-def _read_lines(root, rel, adapter, loaded, max_bytes, files):
+# The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
+_BAND = re.compile(r"Eligibility band: ([0-9][0-9,]*) ?[–-] ?([0-9][0-9,]*) words")
+
+
+def _check_band(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
+    """cohort.json restates the eligibility band for the computation; the frozen protocol is
+    where it is decided. A band that drifts from the protocol would move runs onto or off the
+    boards (a run outside the frozen band counted as eligible) without any edit to a frozen
+    document, so the two must agree."""
+    m = _BAND.search(protocol.body)
+    if m is None:
+        out.append(Problem(PROTOCOL_DOC, None, "", "the eligibility band stated as \"Eligibility band: N–M words\"", "no such sentence"))
+        return
+    line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+    frozen = {"min_words": int(m.group(1).replace(",", "")), "max_words": int(m.group(2).replace(",", ""))}
+    for key, want in frozen.items():
+        stated = getattr(cohort.eligibility, key)
+        if stated != want:
+            out.append(Problem(COHORT_FILE, None, f"$.eligibility.{key}", f"{want}, the band the frozen protocol states ({PROTOCOL_DOC}:{line})", str(stated)))
+
+
+def _read_lines(root, rel, adapter, loaded, limits, files):
     """(validated records, their lines, the lines that state the score under its archived name)."""
     p = root / rel
     if not p.is_file():
         loaded.problems.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
         return [], [], set()
-    src, records = read_jsonl(root, p, loaded, max_bytes)
+    src, records = read_jsonl(root, p, loaded, limits)
     files[rel] = src
     values, errs = validate_many(adapter, records, rel)
     loaded.problems.extend(errs)
@@ -172,24 +198,24 @@ def _front_matter(model, doc: MarkdownDoc, loaded: Loaded):
     return meta
 
 
-def _read_protocol(root: Path, loaded: Loaded, max_bytes: int):
+def _read_protocol(root: Path, loaded: Loaded, limits: Limits):
     p = root / PROTOCOL_DOC
     if not p.is_file():
         loaded.problems.append(Problem(PROTOCOL_DOC, None, "", "the frozen protocol document", "no such file"))
         return None, None
-    doc = read_markdown(root, p, loaded, max_bytes)
+    doc = read_markdown(root, p, loaded, limits)
     if doc is None:
         return None, None
     return doc, _front_matter(ProtocolMeta, doc, loaded)
 
 
-def _read_amendments(root: Path, loaded: Loaded, max_bytes: int) -> tuple[list[Amendment], set[str]]:
+def _read_amendments(root: Path, loaded: Loaded, limits: Limits) -> tuple[list[Amendment], set[str]]:
     """The valid entries, and the id of every entry file (valid or not: a broken A5.md is still
     there, so the log has no gap at A5, only a broken entry)."""
     out, present = [], set()
     for p in discover(root, AMENDMENTS_DIR, (".md",)):
         present.add(p.stem)
-        doc = read_markdown(root, p, loaded, max_bytes)
+        doc = read_markdown(root, p, loaded, limits)
         if doc is None:
             continue
         meta = _front_matter(AmendmentMeta, doc, loaded)

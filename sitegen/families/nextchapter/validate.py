@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
+from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.load import Loaded, SourceFile, read_json, read_jsonl
@@ -52,12 +53,12 @@ def expected_checks(item: Item) -> Counter:
     return wanted
 
 
-def _lines(root, rel, adapter, loaded, max_bytes, files):
+def _lines(root, rel, adapter, loaded, limits, files):
     p = root / rel
     if not p.is_file():
         loaded.problems.append(Problem(rel, None, "", "this file (the NextChapterBench family is enabled)", "no such file"))
         return [], []
-    src, records = read_jsonl(root, p, loaded, max_bytes)
+    src, records = read_jsonl(root, p, loaded, limits)
     files[rel] = src
     values, errs = validate_many(adapter, records, rel)
     loaded.problems.extend(errs)
@@ -65,7 +66,7 @@ def _lines(root, rel, adapter, loaded, max_bytes, files):
     return values, [r.line for r in records if r.line not in bad]
 
 
-def load_nextchapter(root: Path, loaded: Loaded, max_bytes: int) -> NextChapterInput | None:
+def load_nextchapter(root: Path, loaded: Loaded, limits: Limits) -> NextChapterInput | None:
     out = loaded.problems
     before = len(out)
     files: dict[str, SourceFile] = {}
@@ -73,15 +74,15 @@ def load_nextchapter(root: Path, loaded: Loaded, max_bytes: int) -> NextChapterI
     if not (root / RUN_FILE).is_file():
         out.append(Problem(RUN_FILE, None, "", "this file (the NextChapterBench family is enabled)", "no such file"))
     else:
-        src, rec = read_json(root, root / RUN_FILE, loaded, max_bytes)
+        src, rec = read_json(root, root / RUN_FILE, loaded, limits)
         files[RUN_FILE] = src
         if rec is not None:
             run, errs = validate_one(RunFile, rec.value, RUN_FILE, None)
             out.extend(errs)
-    items, item_lines = _lines(root, ITEMS_FILE, _ITEMS, loaded, max_bytes, files)
-    chapters, chapter_lines = _lines(root, CHAPTERS_FILE, _CHAPTERS, loaded, max_bytes, files)
-    calls, call_lines = _lines(root, CALLS_FILE, _CALLS, loaded, max_bytes, files)
-    if run is not None:
+    items, item_lines = _lines(root, ITEMS_FILE, _ITEMS, loaded, limits, files)
+    chapters, chapter_lines = _lines(root, CHAPTERS_FILE, _CHAPTERS, loaded, limits, files)
+    calls, call_lines = _lines(root, CALLS_FILE, _CALLS, loaded, limits, files)
+    if run is not None and not loaded.incomplete & {ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE}:
         _check(run, items, item_lines, chapters, chapter_lines, calls, call_lines, out)
     if run is None or len(out) > before:
         return None
