@@ -15,6 +15,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from sitegen.fields import NoControl
 from sitegen.errors import Problem, short_repr
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
@@ -33,7 +34,7 @@ class FreezeEntry(_Strict):
     version: Slug
     fingerprint: Fingerprint
     frozen_at: IsoTime
-    note: Annotated[str, StringConstraints(max_length=2000)] = ""
+    note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
 
 
 class FrozenItem(_Strict):
@@ -67,7 +68,9 @@ class Wanted:
     kind: str
     id: str
     document: str  # "content/x.md", or "data/x.json $.json.path" for a record inside a file
-    recomputed: str
+    # None when the document could not be read (a problem already says why): its item is
+    # matched, so it is not also reported as an item for nothing, but not compared.
+    recomputed: str | None
     version_in_use: str | None = None  # the version the artifact says it used, if it says
 
 
@@ -106,6 +109,8 @@ def check(freeze: FreezeFile, freeze_rel: str, wanted: list[Wanted], problems: l
             problems.append(Problem(freeze_rel, None, "$.items", f"a {w.kind} item for {w.id!r}", "none"))
             continue
         _i, item = entry
+        if w.recomputed is None:
+            continue
         current = item.history[-1]
         where, _, path = w.document.partition(" ")
         if w.recomputed != current.fingerprint:

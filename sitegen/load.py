@@ -89,8 +89,25 @@ class _DupDict(dict):
     dups: tuple[str, ...] = ()
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
+class _NonFinite:
+    """What the decoder puts where the text says NaN, Infinity or -Infinity (which Python's json
+    accepts but JSON does not): parsing goes on, and the tree walk then reports each by its path."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str):
+        self.literal = literal
+
+
+def _find_nonfinite(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    if isinstance(value, _NonFinite):
+        yield loc, value.literal
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _find_nonfinite(v, loc + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _find_nonfinite(v, loc + (i,))
 
 
 class _Decoder:
@@ -103,8 +120,12 @@ class _Decoder:
         self.max_string_chars = max_string_chars
         self.known: set[str] = set()
         self.flagged: set[str] = set()
-        self.dups = self.hits = 0
-        self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=_reject_constant)
+        self.dups = self.hits = self.nonfinite = 0
+        self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=self._constant)
+
+    def _constant(self, literal: str) -> _NonFinite:
+        self.nonfinite += 1
+        return _NonFinite(literal)
 
     def _hook(self, pairs: list[tuple[str, Any]]) -> dict:
         d = dict(pairs)
@@ -125,10 +146,19 @@ class _Decoder:
         return d
 
     def decode(self, text: str) -> tuple[Any, bool, bool]:
-        """(value, had duplicate keys, had a screened key)."""
-        self.dups = self.hits = 0
+        """(value, had duplicate keys, had a screened key). A NaN or Infinity literal raises
+        ValueError naming the JSON path of each."""
+        self.dups = self.hits = self.nonfinite = 0
         value = self._json.decode(text)
+        if self.nonfinite:
+            raise NonFiniteError([(json_path(loc), lit) for loc, lit in _find_nonfinite(value)])
         return value, self.dups > 0, self.hits > 0
+
+
+class NonFiniteError(ValueError):
+    def __init__(self, found: list[tuple[str, str]]):
+        super().__init__(f"{len(found)} non-finite number literal(s)")
+        self.found = found
 
 
 def json_path(loc: tuple | list) -> str:
@@ -187,7 +217,9 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
     decoder = decoder or _Decoder(None)
     try:
         value, had_dups, screened = decoder.decode(text)
-    except ValueError as exc:  # json.JSONDecodeError is a ValueError; so is our NaN refusal
+    except NonFiniteError as exc:
+        return None, [Problem(rel, line, path, "a finite JSON number", literal) for path, literal in exc.found], False
+    except ValueError as exc:  # json.JSONDecodeError
         if not isinstance(exc, json.JSONDecodeError):
             return None, [Problem(rel, line, "", "valid JSON", str(exc))], False
         # The decoder's own position: its line within a whole-file document (a JSONL line

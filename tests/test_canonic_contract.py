@@ -14,8 +14,9 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, find_cell_line, read_cells, read_sweep, ref_fingerprint,
-                      rewrite_cell_line, run_cli, set_sweep_key, two_standard_scores, write_sweep)
+from conftest import (CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, read_cells,
+                      read_json, read_sweep, ref_fingerprint, rewrite_cell_line, run_cli, set_sweep_key, two_standard_scores,
+                      write_json, write_sweep)
 
 AGGREGATE_KEYS = ["overall", "overall_score", "aggregate", "grand_mean", "total_score", "cross_domain_mean"]
 
@@ -194,6 +195,14 @@ def test_wrong_type_in_the_sweep_rejected(site_copy, loc, value):
     assert f"{SWEEP_REL} {path}" in [where(p) for p in problems]
 
 
+@pytest.mark.parametrize("value, found", [(True, "true"), (1.0, "1.0")])
+def test_retries_must_be_the_integer_1(site_copy, value, found):
+    """True == 1 and 1.0 == 1 in Python, so a bare Literal[1] would let both through."""
+    set_sweep_key(site_copy, ("generation", "retries"), value)
+    p = only(problems_of(site_copy))
+    assert str(p) == f"{SWEEP_REL} $.generation.retries: expected the integer 1; found {found}"
+
+
 # --------------------------------------------------------------------------- no cross-domain aggregate
 
 
@@ -274,6 +283,20 @@ def test_stated_fingerprint_that_does_not_match_rejected(site_copy):
 
 
 # --------------------------------------------------------------------------- references
+
+
+def test_task_in_a_domain_the_sweep_lacks_rejected_without_checking_its_cells(site_copy):
+    """The task's cells have anchors, but no rubric to check them against: the task is the
+    problem (and, being edited, the task set's fingerprints), not each of its cells."""
+    sweep = read_sweep(site_copy)
+    task = sweep["tasks"][0]["id"]
+    assert any(r["task"] == task and two_standard_scores(r) for r in read_cells(site_copy))
+    set_sweep_key(site_copy, ("tasks", 0, "domain"), "no-such-domain")
+    problems = problems_of(site_copy)
+    assert sorted(where(p) for p in problems) == [f"{SWEEP_REL} $.task_set_fingerprint", f"{SWEEP_REL} $.tasks",
+                                                  f"{SWEEP_REL} $.tasks[0].domain"]
+    p = next(p for p in problems if p.path == "$.tasks[0].domain")
+    assert p.expected.startswith("one of the sweep's domains (") and p.found == '"no-such-domain"'
 
 
 def test_cell_naming_a_model_that_does_not_exist_rejected(site_copy):
@@ -389,6 +412,61 @@ def test_a_large_artifact_still_reports_every_problem_at_its_line(site_copy):
         [f"{CELLS_REL}:{x} $.colour" for x in bad] + [f"{CELLS_REL}:10001"], key=lambda w: int(w.split(":")[1].split()[0]))
     dup = next(p for p in problems if p.line == 10_001)
     assert "line 2" in dup.expected
+
+
+# --------------------------------------------------------------------------- the freeze record
+
+
+def _show_bible_item(root) -> tuple[dict, int]:
+    freeze = read_json(root, FREEZE_REL)
+    return freeze, next(k for k, item in enumerate(freeze["items"]) if item["kind"] == "show-bible" and item["path"])
+
+
+def test_freeze_path_naming_no_file_rejected_at_the_path(site_copy):
+    freeze, k = _show_bible_item(site_copy)
+    freeze["items"][k]["path"] = "content/canonic/bibles/no-such-show.md"
+    write_json(site_copy, FREEZE_REL, freeze)
+    p = only(problems_of(site_copy))
+    assert str(p) == (f'{FREEZE_REL} $.items[{k}].path: expected an existing file; '
+                      'found "content/canonic/bibles/no-such-show.md" (no such file)')
+
+
+def test_show_bible_missing_at_its_default_path_rejected_at_the_item(site_copy):
+    """With no path, the Show Bible is looked for at content/canonic/bibles/<id>.md; when it
+    is not there either, the fix (a path, or the file) is named at the item."""
+    freeze, k = _show_bible_item(site_copy)
+    item = freeze["items"][k]
+    (site_copy / item["path"]).unlink()
+    item["path"] = None
+    write_json(site_copy, FREEZE_REL, freeze)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{FREEZE_REL} $.items[{k}].path"
+    assert p.expected.startswith("the path of the Show Bible of ") and f"content/canonic/bibles/{item['id']}.md" in p.expected
+    assert p.found == "nothing"
+
+
+# --------------------------------------------------------------------------- every file, every run
+
+
+def test_a_broken_sweep_hides_no_other_files_problems(site_copy):
+    """Without a sound sweep the checks across files are skipped, but every file is still
+    read and checked for its own shape."""
+    set_sweep_key(site_copy, ("schema",), {})
+    for rel, key in ((FREEZE_REL, "frozen_at"), (PROBES_REL, "synthetic"), (EXTERNAL_REL, "name")):
+        doc = read_json(site_copy, rel)
+        doc[key] = 7
+        write_json(site_copy, rel, doc)
+    rewrite_cell_line(site_copy, 2, lambda r: r.__setitem__("model", 7))
+    path = site_copy / OUTPUTS_REL
+    lines = path.read_text(encoding="utf-8").split("\n")
+    out = json.loads(lines[2])
+    out["text"] = ""
+    lines[2] = json.dumps(out, ensure_ascii=False)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    problems = problems_of(site_copy)
+    assert sorted(where(p) for p in problems) == sorted([
+        f"{SWEEP_REL} $.schema", f"{FREEZE_REL} $.frozen_at", f"{PROBES_REL} $.synthetic", f"{EXTERNAL_REL} $.name",
+        f"{CELLS_REL}:2 $.model", f"{OUTPUTS_REL}:3 $.text"])
 
 
 # --------------------------------------------------------------------------- the CLI

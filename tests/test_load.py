@@ -93,8 +93,11 @@ def test_nan_and_infinity_literals_rejected(tmp_path, literal):
     assert value is None
     assert len(problems) == 1 and problems[0].line == 3
     assert literal.lstrip("-") in problems[0].found
-    value, problems = one_json(tmp_path, '{"a": [1, {"b": %s}]}' % literal)
-    assert value is None and len(problems) == 1
+    assert problems[0].path == "$.weighted_score"
+    # In a whole-file document there is no line to name: the JSON path says where, for each one.
+    value, problems = one_json(tmp_path, '{"a": [1, {"b": %s}], "c": %s}' % (literal, literal))
+    assert value is None
+    assert [(p.path, p.found) for p in problems] == [("$.a[1].b", literal), ("$.c", literal)]
 
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity"])

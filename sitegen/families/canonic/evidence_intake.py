@@ -72,28 +72,40 @@ class FreezeResult:
     documents: list[SourceFile]  # the frozen markdown documents, as read for their fingerprints
 
 
-def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> FreezeResult:
-    """Check every rubric, Show Bible and the task set against the freeze record."""
+def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> FreezeResult:
+    """Check every rubric, Show Bible and the task set against the freeze record (the record's
+    own shape and its paths only, without a sound sweep)."""
     src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, limits, required=True)
     if freeze is None:
         return FreezeResult(src, "", [], [])
     if freeze.schema_ != "canonic.freeze/1":
         loaded.problems.append(Problem(FREEZE_FILE, None, "$.schema", '"canonic.freeze/1"', short_repr(freeze.schema_)))
+    # A path names the file to fingerprint: when there is none, the fix is in this record.
+    for i, item in enumerate(freeze.items):
+        if item.path is not None and not (root / item.path).is_file():
+            loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", "an existing file", f"{short_repr(item.path)} (no such file)"))
+    if sweep is None:
+        return FreezeResult(src, freeze.frozen_at, [], [])
     from sitegen.families.canonic.validate import task_set_fingerprint  # late: validate imports this module
 
     wanted = [Wanted("rubric", d.id, f"data/canonic/sweep.json $.domains[{i}].rubric",
                      record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version)
               for i, d in enumerate(sweep.domains)]
-    paths = {item.id: item.path for item in freeze.items if item.kind == "show-bible" and item.path}
+    items = {item.id: (i, item) for i, item in enumerate(freeze.items) if item.kind == "show-bible"}
     documents = []
     for sh in sweep.shows:
-        path = paths.get(sh.id, f"content/canonic/bibles/{sh.id}.md")
+        i, item = items.get(sh.id, (None, None))
+        path = item.path if item is not None and item.path else f"content/canonic/bibles/{sh.id}.md"
         if not (root / path).is_file():
-            loaded.problems.append(Problem(path, None, "", f"the Show Bible of {sh.name} (frozen in {FREEZE_FILE})", "no such file"))
+            if item is not None and not item.path:  # an explicit path is reported above
+                loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", f"the path of the Show Bible of {sh.name} (there is none at {path})", "nothing"))
+            # No fingerprint to compare; without an item at all, freeze_mod.check says so.
+            wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
         too_large = size_problem(path, (root / path).stat().st_size, limits.max_file_bytes)
         if too_large is not None:  # not read: the same problem as the page's own read reports
             loaded.problems.append(too_large)
+            wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
         data = (root / path).read_bytes()
         documents.append(SourceFile(path, sha256_bytes(data), len(data)))
@@ -102,19 +114,27 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) ->
     return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
 
 
-def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> tuple[SourceFile | None, ProbesFile | None]:
+def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> tuple[SourceFile | None, ProbesFile | None]:
+    """probes.json: its own rules always; the references into the sweep only with a sound one."""
     src, probes = _read_model(root, PROBES_FILE, ProbesFile, loaded, limits, required=False)
     if probes is None:
         return src, None
     out = loaded.problems
-    domains = {d.id: d for d in sweep.domains}
-    tasks = {t.id: t for t in sweep.tasks}
-    judges = [j.id for j in sweep.judges]
     seen = set()
     for i, p in enumerate(probes.probes):
         if p.id in seen:
             out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].id", "unique probe ids", short_repr(p.id)))
         seen.add(p.id)
+        for k, j in enumerate(p.judgments):
+            for d, v in j.anchors.items():
+                if v not in ANCHOR_VALUES:
+                    out.append(Problem(PROBES_FILE, None, json_path(("probes", i, "judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
+    if sweep is None:
+        return src, probes
+    domains = {d.id: d for d in sweep.domains}
+    tasks = {t.id: t for t in sweep.tasks}
+    judges = [j.id for j in sweep.judges]
+    for i, p in enumerate(probes.probes):
         dom = domains.get(p.domain)
         if dom is None:
             out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].domain", "one of the sweep's domains", short_repr(p.domain)))
@@ -129,25 +149,24 @@ def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) ->
         for k, j in enumerate(p.judgments):
             if sorted(j.anchors) != sorted(dims):
                 out.append(Problem(PROBES_FILE, None, f"$.probes[{i}].judgments[{k}].anchors", f"anchors for exactly {', '.join(dims)}", ", ".join(sorted(j.anchors))))
-            for d, v in j.anchors.items():
-                if v not in ANCHOR_VALUES:
-                    out.append(Problem(PROBES_FILE, None, json_path(("probes", i, "judgments", k, "anchors", d)), "one of the anchors 0, 0.25, 0.5, 0.75, 1.0", short_repr(v)))
     return src, probes
 
 
-def load_external(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile) -> tuple[SourceFile | None, ExternalBoard | None]:
+def load_external(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> tuple[SourceFile | None, ExternalBoard | None]:
+    """external.json: its own rules always; the references into the sweep only with a sound one."""
     src, board = _read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, limits, required=False)
     if board is None:
         return src, None
-    domains = {d.id for d in sweep.domains}
-    for i, d in enumerate(board.predeclared):
-        if d not in domains:
-            loaded.problems.append(Problem(EXTERNAL_FILE, None, f"$.predeclared[{i}]", "one of the sweep's domains", short_repr(d)))
     seen = set()
     for i, e in enumerate(board.entries):
         if e.model in seen:
             loaded.problems.append(Problem(EXTERNAL_FILE, None, f"$.entries[{i}].model", "each model once", short_repr(e.model)))
         seen.add(e.model)
+    if sweep is not None:
+        domains = {d.id for d in sweep.domains}
+        for i, d in enumerate(board.predeclared):
+            if d not in domains:
+                loaded.problems.append(Problem(EXTERNAL_FILE, None, f"$.predeclared[{i}]", "one of the sweep's domains", short_repr(d)))
     return src, board
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from sitegen.fields import exact_integer, Name, NoControl, Slug, Text
 from sitegen.freeze import FreezeFile
 
 ANCHOR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -26,12 +27,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
 IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
+
+
+One = exact_integer(1)
 
 
 class Sweep(Strict):
@@ -51,7 +52,7 @@ class Pin(Strict):
 class GenerationConfig(Strict):
     temperature: float = Field(ge=0, le=2)
     max_tokens: int = Field(gt=0, le=1_000_000)
-    retries: Literal[1]
+    retries: One
 
 
 class Show(Strict):
@@ -151,7 +152,7 @@ class Judgment(Strict):
     prompt: Literal["standard", "reframe"]
     outcome: Literal["score", "refusal", "error"]
     anchors: dict[Slug, float] | None = None
-    rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
+    rationale: Annotated[str, StringConstraints(max_length=20_000), NoControl] = ""
     weighted_score: float | None = Field(default=None, ge=0, le=100)
 
     @model_validator(mode="after")
@@ -177,7 +178,7 @@ class Cell(Strict):
 class ProbeJudgment(Strict):
     judge: Slug
     anchors: dict[Slug, float]
-    rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
+    rationale: Annotated[str, StringConstraints(max_length=20_000), NoControl] = ""
 
 
 class Probe(Strict):
@@ -188,7 +189,7 @@ class Probe(Strict):
     domain: Slug
     task: Slug
     attack: Text  # what the engineered output tries, in words
-    output: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
+    output: Annotated[str, StringConstraints(min_length=1, max_length=200_000), NoControl]
     max_score: float = Field(ge=0, le=100)
     judgments: list[ProbeJudgment] = Field(min_length=2, max_length=2)
 
@@ -223,7 +224,7 @@ class Output(Strict):
 
     model: Slug
     task: Slug
-    text: Annotated[str, StringConstraints(min_length=1, max_length=500_000)]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=500_000), NoControl]
 
 
 ARTIFACT_KINDS: dict[str, type[BaseModel]] = {

@@ -93,53 +93,64 @@ def weighted_score(rubric, anchors: dict[str, float]) -> float:
 
 
 def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | None:
+    """Read and check every Canonic file. Each file is read and shape-checked even when
+    another is missing or broken, so one run reports every file's own problems; only the
+    checks across files that need a sound sweep are skipped without one."""
     problems = loaded.problems
     sweep_path, cells_path = root / SWEEP_FILE, root / CELLS_FILE
     for p, rel in ((sweep_path, SWEEP_FILE), (cells_path, CELLS_FILE)):
         if not p.is_file():
             problems.append(Problem(rel, None, "", "this file (the Canonic family is enabled)", "no such file"))
-    if not (sweep_path.is_file() and cells_path.is_file()):
-        return None
 
-    sweep_src, sweep_rec = read_json(root, sweep_path, loaded, limits, is_aggregate_key)
-    sweep = None
-    if sweep_rec is not None:
-        agg = aggregate_problems(sweep_rec)
-        problems.extend(agg)
-        if not agg:
-            sweep, errs = validate_one(SweepFile, sweep_rec.value, SWEEP_FILE, None)
-            problems.extend(errs)
-    if sweep is not None:
-        weights = _weight_problems(sweep)
-        problems.extend(weights + _check_sweep(sweep))
-        if weights:  # every weighted score would be recomputed wrong: check only the cells' shape
-            sweep = None
+    sweep_src, sweep = _load_sweep(root, loaded, limits) if sweep_path.is_file() else (None, None)
 
-    # The cells are checked even when the sweep is broken (their shape still can be), so one
-    # run reports every problem in both files.
-    reader = JsonlReader(root, cells_path, loaded, limits)
-    parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
-    for tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), cells_path.stat().st_size):
-        problems.extend(found)
-        for t, table in (tables or {}).items():
-            parts[t].append(table)
-    if sweep is None:
-        return None
-    tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
-    problems.extend(_duplicate_cells(tables["cells"]))
+    tables: dict[str, pa.Table] | None = None
+    reader = None
+    if cells_path.is_file():
+        # The cells are checked even when the sweep is broken (their shape still can be).
+        reader = JsonlReader(root, cells_path, loaded, limits)
+        parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
+        for chunk_tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), cells_path.stat().st_size):
+            problems.extend(found)
+            for t, table in (chunk_tables or {}).items():
+                parts[t].append(table)
+        if sweep is not None:
+            tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
+            problems.extend(_duplicate_cells(tables["cells"]))
 
     freeze = ev.load_freeze(root, loaded, limits, sweep)
     probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
     external_src, external = ev.load_external(root, loaded, limits, sweep)
     # Outputs are checked against the cells only when the cells are sound; otherwise every
     # output of a broken cell line would be reported a second time.
-    outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems else tables["cells"])
+    outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems or tables is None else tables["cells"])
+    if problems or sweep is None or tables is None or reader is None:
+        return None
     if outputs is not None:
         tables["outputs"] = outputs
-    if problems:
-        return None
     return CanonicInput(sweep, tables, sweep_src, reader.source, freeze,
                         probes, probes_src, external, external_src, outputs_src)
+
+
+def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile | None, SweepFile | None]:
+    """sweep.json, read and checked on its own. The sweep is None if its shape or its weights
+    are broken: wrong weights would make every weighted score recomputed from them wrong (and
+    the rubric differ from its frozen fingerprint), so the other files are then checked for
+    their own rules only. Its other problems leave it usable for the checks across files."""
+    src, rec = read_json(root, root / SWEEP_FILE, loaded, limits, is_aggregate_key)
+    if rec is None:
+        return src, None
+    agg = aggregate_problems(rec)
+    if agg:
+        loaded.problems.extend(agg)
+        return src, None
+    sweep, errs = validate_one(SweepFile, rec.value, SWEEP_FILE, None)
+    loaded.problems.extend(errs)
+    if sweep is None:
+        return src, None
+    weights = _weight_problems(sweep)
+    loaded.problems.extend(weights + _check_sweep(sweep))
+    return src, None if weights else sweep
 
 
 def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
@@ -269,7 +280,10 @@ class _CellChecker:
                 if j.judge in reframed:
                     out.append(Problem(f, line, f"$.judgments[{k}]", "at most one reframed retry per judge", f"a second one from {j.judge}"))
                 reframed.add(j.judge)
-            w = self._weighted(model, j, k, task, line) if j.outcome == "score" and task is not None else None
+            # A task whose domain the sweep lacks is reported in sweep.json (_check_sweep);
+            # with no rubric its anchors cannot be checked, so that is the one problem.
+            scorable = j.outcome == "score" and task is not None and task.domain in self.rubrics
+            w = self._weighted(model, j, k, task, line) if scorable else None
             jc = self.columns.judgments
             for name, value in (("model", model), ("task", task_id), ("judge", sys.intern(j.judge)), ("seq", k),
                                 ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w)):

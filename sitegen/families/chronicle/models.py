@@ -16,11 +16,12 @@ fields, accepted here as declared aliases of `score`. Pages always say "Chronicl
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Literal
 
-import datetime as dt
-
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from sitegen.fields import exact_integer, Name, Slug, Text
 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
 LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
@@ -30,13 +31,13 @@ JUDGE_RUNS = 3
 WEIGHT_TOLERANCE = 1e-9
 
 
+# Three runs per (entrant, brief): the JSON integer 3 itself, not true or 3.0.
+Three = exact_integer(3)
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True, populate_by_name=True)
 
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 def _real_date(v: str) -> str:
     dt.date.fromisoformat(v)  # 2026-09-31 matches the pattern but is no date
@@ -96,7 +97,7 @@ class Instrument(Strict):
     judge: Name
     judge_slug: Slug
     temperature: float = Field(ge=0, le=0)
-    runs: Literal[3]
+    runs: Three
 
 
 class WeightProfile(Strict):
@@ -264,7 +265,9 @@ class ReferenceNovel(Strict):
     gutenberg_id: int = Field(gt=0)
     stratum: Literal["plot-forward", "character-forward", "broader-controls", "legacy"]
     corpus: Literal["v1.1", "legacy-v1.0"]
-    words: int = Field(gt=0)
+    # A bound on what a novel can be (the longest published ones run to under two million
+    # words); the v1.1 additions are held to the eligibility band in validate.py.
+    words: int = Field(gt=0, le=2_000_000)
     profile: Slug
     recognized: bool  # the post-scoring recognition probe: did the judge identify the work?
     windows: list[WindowScore]

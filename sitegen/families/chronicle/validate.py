@@ -4,8 +4,9 @@ archive, the frozen protocol and its amendment log. Every problem is collected.
 Rules across documents checked here: references (entrant, brief, cohort, profile), boards that
 cannot blend (one board per arm; system entrants only on the system board), withdrawn models
 never on a board, the eligibility band of cohort.json equal to the one the frozen protocol
-states, amendment ids unique and gap-free with dates not before the freeze, and every stated
-composite, window median and ChronicleBench Score recomputed.
+states (and holding the v1.1 reference novels), a run's calls numbered 1..n in order, amendment
+ids unique and gap-free with dates not before the freeze, and every stated composite, window
+median and ChronicleBench Score recomputed.
 """
 
 from __future__ import annotations
@@ -315,6 +316,12 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
         total = sum(call.words_to - call.words_from for call in run.calls)
         if total != run.words:
             out.append(Problem(f, line, "$.words", f"{total}, the words the calls' offsets add up to", short_repr(run.words)))
+        # The calls are numbered 1..n in the order they ran. Their word offsets already chain
+        # without a gap, so the recorded calls are the whole run and no number can be missing.
+        for k, call in enumerate(run.calls):
+            if call.seq != k + 1:
+                out.append(Problem(f, line, f"$.calls[{k}].seq", f"{k + 1}, the call's place in the run (calls numbered 1 to {len(run.calls)} in order)",
+                                   short_repr(call.seq)))
         for k in range(1, len(run.calls)):
             if run.calls[k].words_from != run.calls[k - 1].words_to:
                 out.append(Problem(f, line, f"$.calls[{k}].words_from", f"{run.calls[k - 1].words_to}, where the previous call ended", short_repr(run.calls[k].words_from)))
@@ -333,6 +340,13 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
         legacy = ref.corpus == "legacy-v1.0"
         if legacy != (ref.stratum == "legacy"):
             out.append(Problem(REFERENCE_FILE, line, "$.stratum", "the legacy stratum exactly for the legacy-v1.0 corpus", short_repr(ref.stratum)))
+        # Protocol section 7: the v1.1 additions are 80,000-95,000 cleaned words, "matching the
+        # v1.1 band", so they are held to the band of cohort.json (itself checked against the
+        # protocol). The legacy anchors were selected under v1.0 and are kept as they were.
+        band = c.eligibility
+        if not legacy and not band.min_words <= ref.words <= band.max_words:
+            out.append(Problem(REFERENCE_FILE, line, "$.words", f"{band.min_words} to {band.max_words} words, the eligibility band of the "
+                               "reference additions (protocol section 7)", short_repr(ref.words)))
         wanted = ["opening", "25k", "50k", "ending"] if legacy else expected_windows(ref.words, c.windows)
         if ref.profile not in profiles:
             out.append(Problem(REFERENCE_FILE, line, "$.profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(ref.profile)))

@@ -23,6 +23,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from sitegen.fields import LongText, Name, NoControl, Slug, Text
+
 CRAFT = ("voice", "prose", "character", "scene", "integration", "momentum", "restraint", "specificity")
 AUTHOR = ("voice", "prose", "character", "restraint", "specificity")  # the dimensions about the writing
 TRAPS_PER_ITEM = 5
@@ -32,10 +34,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
-LongText = Annotated[str, StringConstraints(min_length=1, max_length=400_000)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 Score = Annotated[float, Field(ge=0, le=100)]
@@ -60,7 +58,7 @@ class Reference(Strict):
 class Variant(Strict):
     effort: Effort
     status: Literal["judged", "incomplete", "not-judged"]
-    note: Annotated[str, StringConstraints(max_length=2000)] = ""
+    note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
 
 
 class ModelEntry(Strict):
@@ -79,24 +77,28 @@ class ModelEntry(Strict):
 
 
 class Correlation(Strict):
-    a: Slug
+    a: Slug  # ids of two audition candidates (checked in validate.py)
     b: Slug
     rho: float = Field(ge=-1, le=1)
 
 
 class Leniency(Strict):
-    judge: Slug
+    judge: Slug  # an audition candidate's id (checked in validate.py)
     house: Slug
-    offset: float  # points relative to the other candidates, on the 0-100 craft scale
+    # Points relative to the other candidates, on the 0-100 craft scale: a difference of two
+    # scores on that scale, so it lies within -100..100.
+    offset: float = Field(ge=-100, le=100)
 
 
 class Audition(Strict):
     """The judge audition, published as the benchmark's disclosure."""
 
     candidates: list[Judge] = Field(min_length=2)
-    correlations: list[Correlation]
-    leniency: list[Leniency]
-    chosen: Slug
+    # The audition's results are what justify the chosen judge: an audition with no
+    # correlation or no leniency measured discloses nothing, so each needs at least one entry.
+    correlations: list[Correlation] = Field(min_length=1)
+    leniency: list[Leniency] = Field(min_length=1)
+    chosen: Slug  # the candidate chosen, which is the run's judge (checked in validate.py)
     reasons: Text
 
 
@@ -159,7 +161,7 @@ class Chapter(Strict):
     draft: int = Field(ge=1, le=9)  # 2 when a model wrote its chapters twice (generation noise)
     outcome: Literal["chapter", "content-filter", "timeout", "regenerated"]
     text: LongText | None = None
-    reason: Annotated[str, StringConstraints(max_length=2000)] = ""
+    reason: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
 
     @model_validator(mode="after")
     def _text_iff_chapter(self) -> "Chapter":
@@ -176,7 +178,7 @@ class Check(Strict):
     kind: Literal["beat", "prohibition", "end-state", "trap"]
     index: int = Field(ge=0)  # which beat / prohibition / trap (0 for the end state)
     passed: bool
-    quote: Annotated[str, StringConstraints(max_length=5000)] = ""
+    quote: Annotated[str, StringConstraints(max_length=5000), NoControl] = ""
 
 
 class Readings(Strict):

@@ -1,7 +1,8 @@
 """NextChapterBench intake: the run, the items, the chapters and the judge calls, with every
 rule across them. Every problem is collected.
 
-Rules checked here: each frozen reference chapter still hashes to its recorded SHA-256; every
+Rules checked here: the judge audition names only its own candidates and chose the run's
+judge; each frozen reference chapter still hashes to its recorded SHA-256; every
 chapter belongs to a declared effort variant and item, once per draft; a variant marked
 not-judged has nothing recorded, one marked judged has a judged chapter for every item and one
 marked incomplete does not; every judged chapter has exactly one call and every call a judged
@@ -82,11 +83,40 @@ def load_nextchapter(root: Path, loaded: Loaded, limits: Limits) -> NextChapterI
     items, item_lines = _lines(root, ITEMS_FILE, _ITEMS, loaded, limits, files)
     chapters, chapter_lines = _lines(root, CHAPTERS_FILE, _CHAPTERS, loaded, limits, files)
     calls, call_lines = _lines(root, CALLS_FILE, _CALLS, loaded, limits, files)
+    if run is not None:
+        _check_audition(run, out)
     if run is not None and not loaded.incomplete & {ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE}:
         _check(run, items, item_lines, chapters, chapter_lines, calls, call_lines, out)
     if run is None or len(out) > before:
         return None
     return NextChapterInput(run, items, chapters, calls, files)
+
+
+def _check_audition(run: RunFile, out: list[Problem]) -> None:
+    """Every judge the audition names is one of its candidates, and the one it chose is the
+    run's judge: the audition is the published reason for that judge, so a result about a judge
+    that was not auditioned, or a choice the run did not use, would justify nothing."""
+    audition = run.audition
+    ids = [c.id for c in audition.candidates]
+    for d in duplicates(ids):
+        out.append(Problem(RUN_FILE, None, "$.audition.candidates", "unique candidate ids", f"{d!r} more than once"))
+    wanted = f"a candidate of the audition ({', '.join(ids)})"
+
+    def named(path: str, value: str) -> bool:
+        if value in ids:
+            return True
+        out.append(Problem(RUN_FILE, None, path, wanted, short_repr(value)))
+        return False
+
+    if named("$.audition.chosen", audition.chosen) and audition.chosen != run.judge.id:
+        out.append(Problem(RUN_FILE, None, "$.audition.chosen", f"{run.judge.id!r}, the run's judge", short_repr(audition.chosen)))
+    for i, c in enumerate(audition.correlations):
+        named(f"$.audition.correlations[{i}].a", c.a)
+        named(f"$.audition.correlations[{i}].b", c.b)
+        if c.a == c.b:  # a judge's agreement with itself is 1 by definition and says nothing
+            out.append(Problem(RUN_FILE, None, f"$.audition.correlations[{i}]", "two different candidates", f"{c.a} with itself"))
+    for i, x in enumerate(audition.leniency):
+        named(f"$.audition.leniency[{i}].judge", x.judge)
 
 
 def _check(run, items, item_lines, chapters, chapter_lines, calls, call_lines, out) -> None:

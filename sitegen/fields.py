@@ -1,0 +1,56 @@
+"""The string types every family's contract shares: ids, names and free text.
+
+Free text is untrusted (model outputs, rationales, titles) and is always escaped on the pages;
+escaping cannot help a character that the site's formats forbid outright. So:
+
+- Text refuses C0 control characters other than tab, LF and CR, and lone surrogates. A NUL or
+  a U+0001 cannot be written into the Atom feeds or an SVG (XML 1.0 forbids them even escaped).
+- A Name (a model, judge, show, novel, board) also refuses line breaks and the Unicode bidi
+  controls: a name is identity, and an invisible right-to-left override inside one makes two
+  rows look alike or a name read backwards on the board.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BeforeValidator, StringConstraints
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_NAME_ONLY = re.compile("[\t\n\r\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _clean_text(v: str) -> str:
+    if m := _CONTROL.search(v):
+        raise ValueError(f"text without control characters (found U+{ord(m.group()):04X} at character {m.start() + 1})")
+    return v
+
+
+def _clean_name(v: str) -> str:
+    _clean_text(v)
+    if m := _NAME_ONLY.search(v):
+        raise ValueError(f"a name on one line without bidi controls (found U+{ord(m.group()):04X} at character {m.start() + 1})")
+    return v
+
+
+# For a free-text field with its own length bounds: Annotated[str, StringConstraints(...), NoControl].
+NoControl = AfterValidator(_clean_text)
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_clean_name)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(_clean_text)]
+LongText = Annotated[str, StringConstraints(min_length=1, max_length=400_000), AfterValidator(_clean_text)]
+
+
+def exact_integer(n: int):
+    """Literal[n] alone compares with ==, so even in strict mode it takes true for 1 (and 1.0
+    for 1): a fixed count must be the JSON integer itself. The JSON Schema stays {"const": n},
+    which already refuses true."""
+
+    def check(v: object) -> object:
+        if type(v) is not int:
+            raise ValueError(f"the integer {n}")
+        return v
+
+    return Annotated[Literal[n], BeforeValidator(check)]
