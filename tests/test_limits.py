@@ -82,11 +82,11 @@ def test_every_kind_of_input_file_over_the_size_limit_is_one_clear_problem(site_
     assert kinds == {".json", ".jsonl", ".md"}  # every kind of input file is among them
     assert over.keys() >= {"content/chronicle/protocol.md", SWEEP_REL, CELLS_REL, bible.relative_to(site_copy).as_posix()}
     lines = cli_validate(site_copy)
-    # Every line is a size problem of a file over the limit; the Canonic files that depend on a
-    # readable sweep.json (outputs.jsonl) are not read at all once it is refused.
+    # Exactly one size problem for every file over the limit, each reported once: a refused
+    # sweep.json hides no other file's problem.
     expected = {rel: f"{rel}: expected a file of at most {limit:,} bytes; found {size:,} bytes" for rel, size in over.items()}
-    assert len(lines) == len(set(lines)) and set(lines) <= set(expected.values())
-    assert set(lines) == {line for rel, line in expected.items() if rel != "data/canonic/outputs.jsonl"}
+    assert len(lines) == len(set(lines))
+    assert set(lines) == set(expected.values())
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):

@@ -32,6 +32,18 @@ class Payload:
         """Front-matter values are one line each: a payload with a newline cannot go there."""
         return "\n" not in self.text and "\r" not in self.text
 
+    @property
+    def control_free(self) -> bool:
+        """The artifacts' text fields refuse C0 control characters (sitegen.fields): a payload
+        carrying one goes into authored markdown only (test_fields and the mutation corpus
+        prove the refusal)."""
+        return not any(ord(c) < 32 and c not in "\t\n\r" or c == "\x7f" for c in self.text)
+
+    @property
+    def name_safe(self) -> bool:
+        """A Name is one line without tabs or bidi controls."""
+        return self.control_free and not any(c in self.text for c in "\t\n\r\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 
 def _corpus() -> list[Payload]:
     p = [
@@ -140,6 +152,16 @@ def planted(index: int) -> str:
 # slots: how many records (or list entries) get a payload; the payloads rotate over them.
 # per_slot: payloads joined into one value (short Name fields hold at most 200 characters).
 # shown: False when the field is published only as downloadable data, never on a page.
+
+
+def fits(payload: Payload, field: "Field") -> bool:
+    """Whether the field's contract admits the payload's characters (not its markup: markup is
+    what the site must escape)."""
+    if field.kind == "frontmatter":
+        return payload.single_line
+    if field.kind == "markdown":
+        return True
+    return payload.name_safe if field.max_len <= 200 else payload.control_free
 
 
 @dataclass(frozen=True)
