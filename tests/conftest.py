@@ -434,3 +434,46 @@ def built_site(tmp_path_factory) -> BuiltSite:
 def cached_site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
     """Like site_copy, with the demo build's figure cache (for builds not about figures)."""
     return copy_site(tmp_path / "site", cache_from=built_site.root)
+
+
+# --------------------------------------------------------------------------- problems and raw records
+# Shared by the contract and fault tests: what a reader of an error sees, and line-level edits.
+
+
+def only(problems: list) -> Any:
+    """The one problem of a list that must hold exactly one (the others shown if not)."""
+    assert len(problems) == 1, "\n".join(map(str, problems))
+    return problems[0]
+
+
+def where(p) -> str:
+    """What a reader sees first: file[:line] and JSON path."""
+    return str(p).split(": expected ", 1)[0]
+
+
+def rubric_dims(root: Path, task_id: str) -> list[dict]:
+    """The rubric dimensions of a Canonic task's domain."""
+    sweep = read_sweep(root)
+    domain = next(t["domain"] for t in sweep["tasks"] if t["id"] == task_id)
+    return next(d["rubric"]["dimensions"] for d in sweep["domains"] if d["id"] == domain)
+
+
+def weighted(dims: list[dict], anchors: dict) -> float:
+    return 100.0 * sum(d["weight"] * anchors[d["id"]] for d in dims)
+
+
+def read_jsonl(root: Path, rel: str) -> list[tuple[int, dict]]:
+    """(1-based line, record) of every record of a JSONL file."""
+    text = (root / rel).read_text(encoding="utf-8")
+    return [(i, json.loads(t)) for i, t in enumerate(text.split("\n"), start=1) if t.strip()]
+
+
+def edit_line(root: Path, rel: str, lineno: int, edit) -> dict:
+    """Apply `edit` to the record on line LINENO of a JSONL file and write it back; returns it."""
+    path = root / rel
+    lines = path.read_text(encoding="utf-8").split("\n")
+    rec = json.loads(lines[lineno - 1])
+    edit(rec)
+    lines[lineno - 1] = json.dumps(rec, ensure_ascii=False)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return rec

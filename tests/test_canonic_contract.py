@@ -14,9 +14,9 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, read_cells,
-                      read_json, read_sweep, ref_fingerprint, rewrite_cell_line, run_cli, set_sweep_key, two_standard_scores,
-                      write_json, write_sweep)
+from conftest import (CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, only,
+                      read_cells, read_json, read_sweep, ref_fingerprint, rewrite_cell_line, rubric_dims, run_cli,
+                      set_sweep_key, two_standard_scores, weighted, where, write_json, write_sweep)
 
 AGGREGATE_KEYS = ["overall", "overall_score", "aggregate", "grand_mean", "total_score", "cross_domain_mean"]
 
@@ -32,24 +32,8 @@ def problems_of(root) -> list[Problem]:
     return problems
 
 
-def only(problems: list[Problem]) -> Problem:
-    assert len(problems) == 1, "\n".join(map(str, problems))
-    return problems[0]
 
 
-def where(p: Problem) -> str:
-    """What a reader sees first: file[:line] and JSON path."""
-    return str(p).split(": expected ", 1)[0]
-
-
-def rubric_dims(root, task_id: str) -> list[dict]:
-    sweep = read_sweep(root)
-    domain = next(t["domain"] for t in sweep["tasks"] if t["id"] == task_id)
-    return next(d["rubric"]["dimensions"] for d in sweep["domains"] if d["id"] == domain)
-
-
-def weighted(dims: list[dict], anchors: dict) -> float:
-    return 100.0 * sum(d["weight"] * anchors[d["id"]] for d in dims)
 
 
 # --------------------------------------------------------------------------- the demo is valid

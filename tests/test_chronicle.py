@@ -37,7 +37,7 @@ from sitegen.families.chronicle.validate import capped_composite
 from sitegen.render import row_ids
 from sitegen.verify import verify
 
-from conftest import REPO_ROOT, copy_site, ref_bootstrap, ref_text_fingerprint, run_cli
+from conftest import (REPO_ROOT, copy_site, edit_line, read_jsonl, ref_bootstrap, ref_text_fingerprint, run_cli)
 
 COHORT_REL = "data/chronicle/cohort.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -89,20 +89,6 @@ def build_site(root: Path) -> Path:
 # --------------------------------------------------------------------------- reading and editing raw files
 
 
-def read_jsonl(root: Path, rel: str) -> list[tuple[int, dict]]:
-    """(1-based line, record) of every record of a JSONL file."""
-    text = (root / rel).read_text(encoding="utf-8")
-    return [(i, json.loads(t)) for i, t in enumerate(text.split("\n"), start=1) if t.strip()]
-
-
-def edit_line(root: Path, rel: str, lineno: int, edit) -> dict:
-    path = root / rel
-    lines = path.read_text(encoding="utf-8").split("\n")
-    rec = json.loads(lines[lineno - 1])
-    edit(rec)
-    lines[lineno - 1] = json.dumps(rec, ensure_ascii=False)
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return rec
 
 
 def read_json(root: Path, rel: str):

@@ -22,7 +22,7 @@ from sitegen.errors import Problem
 from sitegen.families import FAMILIES
 from sitegen.load import Loaded
 
-from conftest import read_json, write_json
+from conftest import (edit_line, read_json, write_json)
 
 RUN_REL = "data/nextchapter/run.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -42,14 +42,6 @@ def edit_run(root: Path, edit) -> dict:
     write_json(root, RUN_REL, run)
     return run
 
-
-def edit_line(root: Path, rel: str, lineno: int, edit) -> None:
-    path = root / rel
-    lines = path.read_text(encoding="utf-8").split("\n")
-    rec = json.loads(lines[lineno - 1])
-    edit(rec)
-    lines[lineno - 1] = json.dumps(rec, ensure_ascii=False)
-    path.write_text("\n".join(lines), encoding="utf-8")
 
 
 def test_the_demo_inputs_load_cleanly(site_copy):

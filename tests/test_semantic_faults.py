@@ -21,9 +21,10 @@ from sitegen.build import build, validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, read_json,
-                      read_sweep, ref_rubric_fingerprint, ref_text_fingerprint, rewrite_cell_line, set_sweep_key, two_standard_scores,
-                      write_json, write_sweep)
+from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, edit_line,
+                      find_cell_line, only, read_json, read_jsonl, read_sweep, ref_rubric_fingerprint,
+                      ref_text_fingerprint, rewrite_cell_line, rubric_dims, set_sweep_key, two_standard_scores, weighted,
+                      where, write_json, write_sweep)
 
 COHORT_REL = "data/chronicle/cohort.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -45,40 +46,10 @@ def problems_of(root) -> list[Problem]:
     return problems
 
 
-def only(problems: list[Problem]) -> Problem:
-    assert len(problems) == 1, "\n".join(map(str, problems))
-    return problems[0]
 
 
-def where(p: Problem) -> str:
-    """What a reader sees first: file[:line] and JSON path."""
-    return str(p).split(": expected ", 1)[0]
 
 
-def rubric_dims(root, task_id: str) -> list[dict]:
-    sweep = read_sweep(root)
-    domain = next(t["domain"] for t in sweep["tasks"] if t["id"] == task_id)
-    return next(d["rubric"]["dimensions"] for d in sweep["domains"] if d["id"] == domain)
-
-
-def weighted(dims: list[dict], anchors: dict) -> float:
-    return 100.0 * sum(d["weight"] * anchors[d["id"]] for d in dims)
-
-
-def read_jsonl(root, rel: str) -> list[tuple[int, dict]]:
-    """(1-based line, record) of every record of a JSONL file."""
-    text = (root / rel).read_text(encoding="utf-8")
-    return [(i, json.loads(t)) for i, t in enumerate(text.split("\n"), start=1) if t.strip()]
-
-
-def edit_line(root, rel: str, lineno: int, edit) -> dict:
-    path = root / rel
-    lines = path.read_text(encoding="utf-8").split("\n")
-    rec = json.loads(lines[lineno - 1])
-    edit(rec)
-    lines[lineno - 1] = json.dumps(rec, ensure_ascii=False)
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return rec
 
 
 def set_words(rec: dict, words: int) -> None:
