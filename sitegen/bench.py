@@ -1,4 +1,4 @@
-"""The build benchmark: prints a table, never asserts. Run it with
+"""The build benchmark: prints tables, never asserts. Run it with
 
     python -m sitegen.bench [--runs N] [--scales 1,10,100]
 
@@ -8,6 +8,12 @@ pages per second and the peak resident memory of the build process and its worke
 Scale 1 is the committed demo site; scale k regenerates the synthetic Canonic artifact with
 13 x k models (2,470 x k cells, with their outputs) in a temporary site; the other families
 keep their demo data.
+
+Two more tables use the demo site: rebuilds (a no-op rebuild, one amendment edited, one
+model's cell changed; each in a fresh process with the figure cache warm and the output
+already built, next to the goals of the incremental build), and, when `hugo` is on PATH, a
+plain Hugo site with as many pages of similar sizes built cold (sitegen.bench_hugo).
+Everything happens in temporary directories, removed at the end.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from sitegen import bench_hugo
 
 _CHILD = r"""
 import json, resource, sys, time
@@ -51,13 +59,28 @@ def _site(repo: Path, dest: Path, scale: int) -> Path:
     return dest
 
 
-def _one_build(root: Path, out: Path) -> dict:
-    shutil.rmtree(root / ".sitegen-cache", ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
+class BuildFailed(Exception):
+    pass
+
+
+def _run_build(root: Path, out: Path) -> dict:
+    """One build in a fresh process, as the cache and output directory are. "process" is the
+    whole process's wall time (interpreter start-up included), "wall" the time from its start."""
+    t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(out)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise SystemExit(f"build failed at {root}:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        raise BuildFailed(done.stderr)
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "process": time.perf_counter() - t0}
+
+
+def _one_build(root: Path, out: Path) -> dict:
+    """A cold build: no figure cache, no output directory."""
+    shutil.rmtree(root / ".sitegen-cache", ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    try:
+        return _run_build(root, out)
+    except BuildFailed as e:
+        raise SystemExit(f"build failed at {root}:\n{e}") from None
 
 
 def _size(path: Path) -> int:
@@ -79,53 +102,189 @@ def _write_floor(out: Path, runs: int) -> float:
     return statistics.median(times)
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--root", type=Path, default=Path("."), help="the site repository (default: .)")
-    ap.add_argument("--runs", type=int, default=5, help="cold builds per scale (median reported)")
-    ap.add_argument("--scales", default="1,10,100", help="comma-separated data scales")
-    args = ap.parse_args(argv)
-    repo = args.root.resolve()
-    scales = [int(s) for s in args.scales.split(",")]
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
-        for scale in scales:
-            t0 = time.perf_counter()
-            root = _site(repo, Path(tmp) / f"x{scale}", scale)
-            gen = time.perf_counter() - t0
-            runs = args.runs if scale < 100 else max(1, min(args.runs, 3))
-            results = [_one_build(root, Path(tmp) / f"out{scale}") for _ in range(runs)]
-            wall = statistics.median(r["wall"] for r in results)
-            cells = sum(1 for _ in open(root / "data/canonic/cells.jsonl", "rb"))
-            floor = _write_floor(Path(tmp) / f"out{scale}", runs)
-            stages = {k: statistics.median(r["stages"].get(k, 0.0) for r in results) for k in results[0]["stages"]}
-            rows.append({
-                "scale": f"{scale}x", "cells": cells, "runs": runs, "wall": wall,
-                "spread": (min(r["wall"] for r in results), max(r["wall"] for r in results)),
-                "pages": results[0]["pages"], "pps": results[0]["pages"] / wall,
-                "rss_mib": max(r["rss_kib"] for r in results) / 1024,
-                "out_mib": _size(Path(tmp) / f"out{scale}") / 2**20, "floor": floor, "gen": gen, "stages": stages,
-            })
-            print(f"  measured {scale}x ({runs} runs)", file=sys.stderr)
+def _measure_scale(repo: Path, tmp: Path, scale: int, runs: int) -> dict:
+    t0 = time.perf_counter()
+    root = _site(repo, tmp / f"x{scale}", scale)
+    gen = time.perf_counter() - t0
+    runs = runs if scale < 100 else max(1, min(runs, 3))
+    out = tmp / f"out{scale}"
+    results = [_one_build(root, out) for _ in range(runs)]
+    wall = statistics.median(r["wall"] for r in results)
+    cells = sum(1 for _ in open(root / "data/canonic/cells.jsonl", "rb"))
+    print(f"  measured {scale}x ({runs} runs)", file=sys.stderr)
+    return {
+        "scale": f"{scale}x", "cells": cells, "runs": runs, "wall": wall,
+        "spread": (min(r["wall"] for r in results), max(r["wall"] for r in results)),
+        "pages": results[0]["pages"], "pps": results[0]["pages"] / wall,
+        "rss_mib": max(r["rss_kib"] for r in results) / 1024, "out": out, "process": [r["process"] for r in results],
+        "out_mib": _size(out) / 2**20, "floor": _write_floor(out, runs), "gen": gen, "stages": _stages(results),
+    }
 
+
+def _stages(results: list[dict]) -> dict[str, float]:
+    return {k: statistics.median(r["stages"].get(k, 0.0) for r in results) for k in results[0]["stages"]}
+
+
+# --- rebuilds of the demo ----------------------------------------------------------------
+
+AMENDMENTS = "content/chronicle/amendments"
+FALLBACK_PAGE = "content/index.md"  # an authored page: not frozen, not a family's input
+CELLS, SWEEP = "data/canonic/cells.jsonl", "data/canonic/sweep.json"
+GOALS = {"noop": 0.3, "amendment": 1.0}  # seconds, whole command: the incremental build's targets
+
+
+def _append_sentence(path: Path, n: int) -> None:
+    """Append one sentence to the last paragraph of a markdown document's body."""
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    path.write_text(text + f" This sentence (edit {n}) was appended to measure a rebuild.\n", encoding="utf-8")
+
+
+def _last_amendment(root: Path) -> Path | None:
+    """The highest-numbered entry of kind amendment (A<n>.md) in the amendment log."""
+    found = sorted(root.glob(f"{AMENDMENTS}/A*.md"), key=lambda p: int(p.stem[1:]) if p.stem[1:].isdigit() else -1)
+    return found[-1] if found else None
+
+
+def _edit_cell(root: Path, n: int) -> str:
+    """Move one anchor of a scored judgment by 0.25 in the n-th scored cell of the sweep's first
+    model, and its stated weighted score by 100 x weight x change (the build recomputes and checks
+    it), so the data stays valid. Returns what changed."""
+    sweep = json.loads((root / SWEEP).read_text(encoding="utf-8"))
+    domain = {t["id"]: t["domain"] for t in sweep["tasks"]}
+    dims = {d["id"]: d["rubric"]["dimensions"] for d in sweep["domains"]}
+    model = sweep["models"][0]["id"]
+    lines = (root / CELLS).read_text(encoding="utf-8").splitlines()
+    scored = 0
+    for i, line in enumerate(lines):
+        cell = json.loads(line)
+        j = next((j for j in cell.get("judgments") or [] if j.get("outcome") == "score" and j.get("anchors")), None)
+        if cell["model"] != model or j is None:
+            continue
+        scored += 1
+        if scored < n:
+            continue
+        dim = dims[domain[cell["task"]]][0]
+        old = j["anchors"][dim["id"]]
+        new = old + 0.25 if old < 1.0 else old - 0.25
+        j["anchors"][dim["id"]] = new
+        if j.get("weighted_score") is not None:
+            j["weighted_score"] += 100.0 * dim["weight"] * (new - old)
+        lines[i] = json.dumps(cell, ensure_ascii=False, separators=(",", ":"))
+        (root / CELLS).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return f"{model}, {cell['task']}"
+    raise SystemExit(f"no scored cell number {n} for {model} in {CELLS}")
+
+
+def _edited_builds(root: Path, out: Path, runs: int, edit) -> list[dict]:
+    """`runs` rebuilds, each after one more edit (a different one each time, so no run finds
+    its result already cached by an earlier one)."""
+    results = []
+    for n in range(1, runs + 1):
+        edit(n)
+        results.append(_run_build(root, out))
+    return results
+
+
+def _rebuild_row(label: str, goal: float | None, results: list[dict]) -> dict:
+    times = [r["process"] for r in results]
+    print(f"  measured rebuild: {label}", file=sys.stderr)
+    return {"scale": label, "goal": goal, "runs": len(times), "process": statistics.median(times),
+            "spread": (min(times), max(times)), "wall": statistics.median(r["wall"] for r in results), "stages": _stages(results)}
+
+
+def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
+    """No-op, one amendment, one cell: each a fresh process on the built demo with a warm cache."""
+    root, out = _site(repo, tmp / "rebuild", 1), tmp / "rebuild-out"
+    _one_build(root, out)  # untimed: the built site and warm figure cache every rebuild starts from
+    rows = [_rebuild_row("no-op (nothing changed)", GOALS["noop"], [_run_build(root, out) for _ in range(runs)])]
+    doc = _last_amendment(root)
+    original = doc.read_text(encoding="utf-8") if doc else ""
+    try:
+        if doc is None:
+            raise BuildFailed("the demo has no amendment")
+        results = _edited_builds(root, out, runs, lambda n: _append_sentence(doc, n))
+        rows.append(_rebuild_row(f"one amendment edited ({doc.relative_to(root).as_posix()}, a sentence appended)", GOALS["amendment"], results))
+    except BuildFailed as e:  # e.g. if amendments were ever frozen: edit a page that may change
+        if doc:
+            doc.write_text(original, encoding="utf-8")
+        page = root / FALLBACK_PAGE
+        why = (str(e).strip().splitlines() or ["?"])[-1]
+        results = _edited_builds(root, out, runs, lambda n: _append_sentence(page, n))
+        rows.append(_rebuild_row(f"one page edited ({FALLBACK_PAGE}; an edited amendment was refused: {why})", GOALS["amendment"], results))
+    changed = []
+    results = _edited_builds(root, out, runs, lambda n: changed.append(_edit_cell(root, n)))
+    rows.append(_rebuild_row(f"one model's cell changed (one anchor and its weighted score; {changed[0]})", None, results))
+    return rows
+
+
+# --- printing ----------------------------------------------------------------------------
+
+
+def _print_scales(rows: list[dict]) -> None:
     print("\n| data | cells | runs | cold build, median (min-max) | pages | pages/s | peak RSS | output | write floor |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         lo, hi = r["spread"]
         print(f"| {r['scale']} | {r['cells']:,} | {r['runs']} | {r['wall']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['pages']} | "
               f"{r['pps']:.1f} | {r['rss_mib']:.0f} MiB | {r['out_mib']:.1f} MiB | {r['floor'] * 1000:.0f} ms |")
-    print("\nMedian seconds per stage:")
+
+
+def _print_stages(rows: list[dict], first: str) -> None:
     from sitegen.build import STAGES  # one column per stage, in build order
 
     names = [n for n in STAGES if any(n in r["stages"] for r in rows)]
-    print("| data | " + " | ".join(names) + " |")
+    print(f"| {first} | " + " | ".join(names) + " |")
     print("| --- |" + " ---: |" * len(names))
     for r in rows:
         print(f"| {r['scale']} | " + " | ".join(f"{r['stages'].get(n, 0.0):.2f}" for n in names) + " |")
+
+
+def _print_rebuilds(rows: list[dict]) -> None:
+    print("\nRebuilds of the demo, each in a fresh process with the output already built and the figure cache warm "
+          "(whole command, interpreter start-up included; medians):")
+    print("| rebuild | runs | median (min-max) | build() alone | goal |")
+    print("| --- | ---: | --- | ---: | --- |")
+    for r in rows:
+        lo, hi = r["spread"]
+        goal = "-" if r["goal"] is None else f"< {r['goal']:g} s ({'met' if r['process'] < r['goal'] else 'not met'})"
+        print(f"| {r['scale']} | {r['runs']} | {r['process']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['wall']:.2f} s | {goal} |")
+    print("\nMedian seconds per stage, rebuilds:")
+    _print_stages(rows, "rebuild")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", type=Path, default=Path("."), help="the site repository (default: .)")
+    ap.add_argument("--runs", type=int, default=5, help="builds per measurement (median reported)")
+    ap.add_argument("--scales", default="1,10,100", help="comma-separated data scales")
+    ap.add_argument("--no-rebuilds", action="store_true", help="skip the rebuild measurements")
+    ap.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison")
+    args = ap.parse_args(argv)
+    repo = args.root.resolve()
+    scales = [int(s) for s in args.scales.split(",")]
+    hugo = None if args.no_hugo else bench_hugo.available()
+    with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
+        rows = [_measure_scale(repo, Path(tmp), scale, args.runs) for scale in scales]
+        rebuilds = [] if args.no_rebuilds else _rebuilds(repo, Path(tmp), args.runs)
+        hugo_row = demo = None
+        if hugo:
+            demo = next((r for r in rows if r["scale"] == "1x"), None) or _measure_scale(repo, Path(tmp), 1, args.runs)
+            hugo_row = bench_hugo.measure(hugo, demo["out"], args.runs)
+            print("  measured Hugo", file=sys.stderr)
+
+    _print_scales(rows)
+    print("\nMedian seconds per stage:")
+    _print_stages(rows, "data")
     by = {r["scale"]: r for r in rows}
     if "10x" in by and "100x" in by:
         ratio = by["100x"]["wall"] / by["10x"]["wall"]
         print(f"\n100x / 10x build time: {ratio:.1f} (10.0 would be linear growth in the data)")
+    if rebuilds:
+        _print_rebuilds(rebuilds)
+    if hugo_row:
+        bench_hugo.print_table(hugo_row, demo)
+    elif not args.no_hugo:
+        print(f"\nHugo comparison skipped: `hugo` is not on PATH; {bench_hugo.INSTALL_HINT}.")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,9 @@ def aggregate_problems(rec: JsonRecord) -> list[Problem]:
     ]
 
 
-def _read_model(root: Path, rel: str, model, loaded: Loaded, limits: Limits, required: bool):
+def read_model(root: Path, rel: str, model, loaded: Loaded, limits: Limits, required: bool):
+    """One Canonic JSON document: read (a missing file is a problem only when required),
+    screened for aggregate keys, then validated against MODEL. (source, model or None)."""
     path = root / rel
     if not path.is_file():
         if required:
@@ -75,7 +77,7 @@ class FreezeResult:
 def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> FreezeResult:
     """Check every rubric, Show Bible and the task set against the freeze record (the record's
     own shape and its paths only, without a sound sweep)."""
-    src, freeze = _read_model(root, FREEZE_FILE, FreezeFile, loaded, limits, required=True)
+    src, freeze = read_model(root, FREEZE_FILE, FreezeFile, loaded, limits, required=True)
     if freeze is None:
         return FreezeResult(src, "", [], [])
     if freeze.schema_ != "canonic.freeze/1":
@@ -116,7 +118,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
 
 def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> tuple[SourceFile | None, ProbesFile | None]:
     """probes.json: its own rules always; the references into the sweep only with a sound one."""
-    src, probes = _read_model(root, PROBES_FILE, ProbesFile, loaded, limits, required=False)
+    src, probes = read_model(root, PROBES_FILE, ProbesFile, loaded, limits, required=False)
     if probes is None:
         return src, None
     out = loaded.problems
@@ -154,7 +156,7 @@ def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
 
 def load_external(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> tuple[SourceFile | None, ExternalBoard | None]:
     """external.json: its own rules always; the references into the sweep only with a sound one."""
-    src, board = _read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, limits, required=False)
+    src, board = read_model(root, EXTERNAL_FILE, ExternalBoard, loaded, limits, required=False)
     if board is None:
         return src, None
     seen = set()

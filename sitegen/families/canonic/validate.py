@@ -23,9 +23,9 @@ from pydantic import TypeAdapter
 
 from sitegen.aggregate import is_aggregate_key
 from sitegen.config import Limits
-from sitegen.contract import duplicates, validate_many, validate_one
+from sitegen.contract import duplicates, validate_many
 from sitegen.errors import Problem, short_repr
-from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json
+from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk
 from sitegen.families.canonic import evidence_intake as ev
 from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems
 from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
@@ -137,15 +137,7 @@ def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile 
     are broken: wrong weights would make every weighted score recomputed from them wrong (and
     the rubric differ from its frozen fingerprint), so the other files are then checked for
     their own rules only. Its other problems leave it usable for the checks across files."""
-    src, rec = read_json(root, root / SWEEP_FILE, loaded, limits, is_aggregate_key)
-    if rec is None:
-        return src, None
-    agg = aggregate_problems(rec)
-    if agg:
-        loaded.problems.extend(agg)
-        return src, None
-    sweep, errs = validate_one(SweepFile, rec.value, SWEEP_FILE, None)
-    loaded.problems.extend(errs)
+    src, sweep = ev.read_model(root, SWEEP_FILE, SweepFile, loaded, limits, required=False)
     if sweep is None:
         return src, None
     weights = _weight_problems(sweep)
