@@ -110,7 +110,8 @@ def _measure_scale(repo: Path, tmp: Path, scale: int, runs: int) -> dict:
     out = tmp / f"out{scale}"
     results = [_one_build(root, out) for _ in range(runs)]
     wall = statistics.median(r["wall"] for r in results)
-    cells = sum(1 for _ in open(root / "data/canonic/cells.jsonl", "rb"))
+    with open(root / "data/canonic/cells.jsonl", "rb") as f:
+        cells = sum(1 for _ in f)
     print(f"  measured {scale}x ({runs} runs)", file=sys.stderr)
     return {
         "scale": f"{scale}x", "cells": cells, "runs": runs, "wall": wall,
@@ -179,16 +180,16 @@ def _edited_builds(root: Path, out: Path, runs: int, edit) -> list[dict]:
     """`runs` rebuilds, each after one more edit (a different one each time, so no run finds
     its result already cached by an earlier one)."""
     results = []
-    for n in range(1, runs + 1):
+    for n in range(1, runs + 1):  # each run's edit stays: the next run adds one more
         edit(n)
         results.append(_run_build(root, out))
     return results
 
 
-def _rebuild_row(label: str, goal: float | None, results: list[dict]) -> dict:
+def _rebuild_row(label: str, note: str, goal: float | None, results: list[dict]) -> dict:
     times = [r["process"] for r in results]
     print(f"  measured rebuild: {label}", file=sys.stderr)
-    return {"scale": label, "goal": goal, "runs": len(times), "process": statistics.median(times),
+    return {"scale": label, "note": note, "goal": goal, "runs": len(times), "process": statistics.median(times),
             "spread": (min(times), max(times)), "wall": statistics.median(r["wall"] for r in results), "stages": _stages(results)}
 
 
@@ -196,24 +197,26 @@ def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
     """No-op, one amendment, one cell: each a fresh process on the built demo with a warm cache."""
     root, out = _site(repo, tmp / "rebuild", 1), tmp / "rebuild-out"
     _one_build(root, out)  # untimed: the built site and warm figure cache every rebuild starts from
-    rows = [_rebuild_row("no-op (nothing changed)", GOALS["noop"], [_run_build(root, out) for _ in range(runs)])]
+    rows = [_rebuild_row("no-op", "nothing changed", GOALS["noop"], [_run_build(root, out) for _ in range(runs)])]
     doc = _last_amendment(root)
     original = doc.read_text(encoding="utf-8") if doc else ""
     try:
         if doc is None:
             raise BuildFailed("the demo has no amendment")
         results = _edited_builds(root, out, runs, lambda n: _append_sentence(doc, n))
-        rows.append(_rebuild_row(f"one amendment edited ({doc.relative_to(root).as_posix()}, a sentence appended)", GOALS["amendment"], results))
+        rows.append(_rebuild_row("one amendment", f"a sentence appended to {doc.relative_to(root).as_posix()}", GOALS["amendment"], results))
     except BuildFailed as e:  # e.g. if amendments were ever frozen: edit a page that may change
         if doc:
             doc.write_text(original, encoding="utf-8")
         page = root / FALLBACK_PAGE
         why = (str(e).strip().splitlines() or ["?"])[-1]
         results = _edited_builds(root, out, runs, lambda n: _append_sentence(page, n))
-        rows.append(_rebuild_row(f"one page edited ({FALLBACK_PAGE}; an edited amendment was refused: {why})", GOALS["amendment"], results))
+        rows.append(_rebuild_row("one page (amendment refused)", f"a sentence appended to {FALLBACK_PAGE}, as the build refused "
+                                 f"an edited amendment ({why})", GOALS["amendment"], results))
     changed = []
     results = _edited_builds(root, out, runs, lambda n: changed.append(_edit_cell(root, n)))
-    rows.append(_rebuild_row(f"one model's cell changed (one anchor and its weighted score; {changed[0]})", None, results))
+    rows.append(_rebuild_row("one model's cell", f"one judge's anchor and its stated weighted score changed in one cell of "
+                             f"{changed[0].split(',')[0]} ({len(changed)} runs, a different cell each)", None, results))
     return rows
 
 
@@ -248,6 +251,8 @@ def _print_rebuilds(rows: list[dict]) -> None:
         lo, hi = r["spread"]
         goal = "-" if r["goal"] is None else f"< {r['goal']:g} s ({'met' if r['process'] < r['goal'] else 'not met'})"
         print(f"| {r['scale']} | {r['runs']} | {r['process']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['wall']:.2f} s | {goal} |")
+    for r in rows:
+        print(f"- {r['scale']}: {r['note']}.")
     print("\nMedian seconds per stage, rebuilds:")
     _print_stages(rows, "rebuild")
 

@@ -71,9 +71,10 @@ SINGLE = """{{ define "main" }}
 """
 LIST = SINGLE
 
-WORDS = ("model judge anchor rubric score median cell sweep task domain protocol amendment window run "
-         "cohort reference novel chapter item call budget seed variance interval bootstrap ladder probe "
-         "verification evidence frozen fingerprint release board weighted dimension hook voice stake").split()
+WORDS = ["model", "judge", "anchor", "rubric", "score", "median", "cell", "sweep", "task", "domain", "protocol",
+         "amendment", "window", "run", "cohort", "reference", "novel", "chapter", "item", "call", "budget", "seed",
+         "variance", "interval", "bootstrap", "ladder", "probe", "verification", "evidence", "frozen", "fingerprint",
+         "release", "board", "weighted", "dimension", "hook", "voice", "stake"]
 
 
 def available() -> str | None:
@@ -98,7 +99,7 @@ def demo_nav(out: Path) -> tuple[str, list[dict]]:
     text = (out / "index.html").read_text(encoding="utf-8")
     title = re.search(r'class="site-title"[^>]*>([^<]*)<', text)
     families = []
-    for ul in re.findall(r'<ul aria-label="[^"]*">(.*?)</ul>', text, re.S):
+    for ul in re.findall(r'<ul aria-label="[^"]*">(.*?)</ul>', text, re.DOTALL):
         links = re.findall(r'<a href="([^"]*)">(?:<strong>)?([^<]*)<', ul)
         if links:
             (href, name), rest = links[0], links[1:]
@@ -203,8 +204,9 @@ def measure(hugo: str, demo_out: Path, runs: int) -> dict:
 
 
 def _quantiles(sizes: list[int]) -> str:
-    q = lambda f: sizes[min(len(sizes) - 1, int(f * len(sizes)))] / 1024  # noqa: E731
-    return f"{q(0.1):.1f} / {q(0.5):.1f} / {q(0.9):.1f} / {sizes[-1] / 1024:.0f} KiB"
+    """p10 / p50 / p90 / max of sorted byte counts, in KiB."""
+    kib = [sizes[min(len(sizes) - 1, int(f * len(sizes)))] / 1024 for f in (0.1, 0.5, 0.9)]
+    return " / ".join(f"{k:.1f}" for k in kib) + f" / {sizes[-1] / 1024:.0f} KiB"
 
 
 def print_table(h: dict, demo: dict) -> None:
