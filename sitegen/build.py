@@ -158,10 +158,10 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     artifacts = {}
     for o in outputs.values():
         for t in o.tables:
-            artifacts[t.stem] = {"kind": "table", "title": t.title, "files": [f"{t.stem}.csv", f"{t.stem}.json"],
+            artifacts[t.stem] = {"kind": "table", "title": t.title, "files": [t.stem + s for s in publish.TABLE_SUFFIXES],
                                  "sources": t.sources, "computation": t.computation}
         for f in o.figures:
-            artifacts[f.name] = {"kind": "figure", "files": [f"{f.name}{s}" for s in FIGURE_SUFFIXES],
+            artifacts[f.name] = {"kind": "figure", "files": [f.name + s for s in publish.FIGURE_SUFFIXES],
                                  "sources": f.sources, "computation": f.computation}
     return {
         "generator": f"sitegen {__version__}",
@@ -170,9 +170,6 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
         "artifacts": dict(sorted(artifacts.items())),
         "files": dict(sorted(files.items())),
     }
-
-
-FIGURE_SUFFIXES = publish.FIGURE_SUFFIXES
 
 
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,

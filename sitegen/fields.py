@@ -1,4 +1,4 @@
-"""The string types every family's contract shares: ids, names and free text.
+"""The string types every family's contract shares: ids, names, free text, dates and hashes.
 
 Free text is untrusted (model outputs, rationales, titles) and is always escaped on the pages;
 escaping cannot help a character that the site's formats forbid outright. So:
@@ -12,6 +12,7 @@ escaping cannot help a character that the site's formats forbid outright. So:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated, Literal
 
@@ -37,7 +38,20 @@ def _clean_name(v: str) -> str:
 # For a free-text field with its own length bounds: Annotated[str, StringConstraints(...), NoControl].
 NoControl = AfterValidator(_clean_text)
 
+def _real_date(v: str) -> str:
+    dt.date.fromisoformat(v)  # 2026-09-31 matches the pattern but is no date
+    return v
+
+
+def _real_time(v: str) -> str:
+    dt.datetime.fromisoformat(v[:19])
+    return v
+
+
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_real_date)]
+IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"), AfterValidator(_real_time)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_clean_name)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(_clean_text)]
 LongText = Annotated[str, StringConstraints(min_length=1, max_length=400_000), AfterValidator(_clean_text)]

@@ -15,12 +15,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from sitegen.fields import NoControl
 from sitegen.errors import Problem, short_repr
+from sitegen.fields import IsoTime, NoControl, Slug
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
 Fingerprint = Annotated[str, StringConstraints(pattern=r"^([0-9a-f]{32}|[0-9a-f]{64})$")]
-IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
 ContentPath = Annotated[str, StringConstraints(pattern=r"^content/[A-Za-z0-9._/-]+\.md$", max_length=300)]
 
 

@@ -99,15 +99,17 @@ class _NonFinite:
         self.literal = literal
 
 
-def _find_nonfinite(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
-    if isinstance(value, _NonFinite):
-        yield loc, value.literal
-    elif isinstance(value, dict):
+def _nodes(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(location, node) of every node of a parsed JSON tree, the root first. The walks that
+    locate what the decoder noticed (duplicate keys, NaN, long strings) all go through here;
+    each runs only when there is something to locate."""
+    yield loc, value
+    if isinstance(value, dict):
         for k, v in value.items():
-            yield from _find_nonfinite(v, loc + (k,))
+            yield from _nodes(v, loc + (k,))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _find_nonfinite(v, loc + (i,))
+            yield from _nodes(v, loc + (i,))
 
 
 class _Decoder:
@@ -151,7 +153,7 @@ class _Decoder:
         self.dups = self.hits = self.nonfinite = 0
         value = self._json.decode(text)
         if self.nonfinite:
-            raise NonFiniteError([(json_path(loc), lit) for loc, lit in _find_nonfinite(value)])
+            raise NonFiniteError([(json_path(loc), v.literal) for loc, v in _nodes(value) if isinstance(v, _NonFinite)])
         return value, self.dups > 0, self.hits > 0
 
 
@@ -174,21 +176,17 @@ def json_path(loc: tuple | list) -> str:
     return out
 
 
-def _find_dups(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
-    if isinstance(value, _DupDict):
-        for k in value.dups:
-            yield loc + (k,), k
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _find_dups(v, loc + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _find_dups(v, loc + (i,))
+def _find_dups(value: Any) -> Iterator[tuple[tuple, str]]:
+    for loc, node in _nodes(value):
+        if isinstance(node, _DupDict):
+            for k in node.dups:
+                yield loc + (k,), k
 
 
 def _long_strings(value: Any, limit: int, loc: tuple = ()) -> Iterator[tuple[tuple, str, int]]:
     """(location, "string" or "key", length) of every string or key longer than limit. A long
-    key is located at its object: the key itself would not fit in a message."""
+    key is located at its object: the key itself would not fit in a message (nor is the value
+    under it walked: its path would hold that key)."""
     if isinstance(value, str):
         if len(value) > limit:
             yield loc, "string", len(value)

@@ -468,6 +468,15 @@ def read_jsonl(root: Path, rel: str) -> list[tuple[int, dict]]:
     return [(i, json.loads(t)) for i, t in enumerate(text.split("\n"), start=1) if t.strip()]
 
 
+def set_words(rec: dict, words: int) -> None:
+    """Set a run's words and spread its calls' offsets so they add up to them (contiguous)."""
+    k = len(rec["calls"])
+    bounds = [round(words * i / k) for i in range(k + 1)]
+    for i, call in enumerate(rec["calls"]):
+        call["words_from"], call["words_to"] = bounds[i], bounds[i + 1]
+    rec["words"] = words
+
+
 def edit_line(root: Path, rel: str, lineno: int, edit) -> dict:
     """Apply `edit` to the record on line LINENO of a JSONL file and write it back; returns it."""
     path = root / rel

@@ -32,10 +32,6 @@ def problems_of(root) -> list[Problem]:
     return problems
 
 
-
-
-
-
 # --------------------------------------------------------------------------- the demo is valid
 
 

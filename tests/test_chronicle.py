@@ -37,7 +37,8 @@ from sitegen.families.chronicle.validate import capped_composite
 from sitegen.render import row_ids
 from sitegen.verify import verify
 
-from conftest import (REPO_ROOT, copy_site, edit_line, read_jsonl, ref_bootstrap, ref_text_fingerprint, run_cli)
+from conftest import (REPO_ROOT, copy_site, edit_line, read_jsonl, ref_bootstrap, ref_text_fingerprint, run_cli,
+                      set_words)
 
 COHORT_REL = "data/chronicle/cohort.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -87,8 +88,6 @@ def build_site(root: Path) -> Path:
 
 
 # --------------------------------------------------------------------------- reading and editing raw files
-
-
 
 
 def read_json(root: Path, rel: str):
@@ -544,15 +543,6 @@ def test_caps_in_the_runs_file_lower_only_what_is_above_them(chron, built_site):
 
 
 # --------------------------------------------------------------------------- 5. the eligibility band's edges
-
-
-def set_words(rec: dict, words: int) -> None:
-    """Set a run's words and spread its calls' offsets so they add up to them (contiguous)."""
-    k = len(rec["calls"])
-    bounds = [round(words * i / k) for i in range(k + 1)]
-    for i, call in enumerate(rec["calls"]):
-        call["words_from"], call["words_to"] = bounds[i], bounds[i + 1]
-    rec["words"] = words
 
 
 def test_the_band_edges_80000_and_95000_are_in_and_one_word_beyond_is_out(chron):

@@ -43,7 +43,6 @@ def edit_run(root: Path, edit) -> dict:
     return run
 
 
-
 def test_the_demo_inputs_load_cleanly(site_copy):
     assert problems(site_copy, "nextchapter") == []
     assert problems(site_copy, "chronicle") == []

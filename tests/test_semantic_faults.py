@@ -23,8 +23,8 @@ from sitegen.errors import InputError, Problem
 
 from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, edit_line,
                       find_cell_line, only, read_json, read_jsonl, read_sweep, ref_rubric_fingerprint,
-                      ref_text_fingerprint, rewrite_cell_line, rubric_dims, set_sweep_key, two_standard_scores, weighted,
-                      where, write_json, write_sweep)
+                      ref_text_fingerprint, rewrite_cell_line, rubric_dims, set_sweep_key, set_words,
+                      two_standard_scores, weighted, where, write_json, write_sweep)
 
 COHORT_REL = "data/chronicle/cohort.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -44,21 +44,6 @@ def problems_of(root) -> list[Problem]:
     assert lines[0].startswith(f"{len(problems)} problem")
     assert lines[1:] == [str(p) for p in problems]
     return problems
-
-
-
-
-
-
-
-
-def set_words(rec: dict, words: int) -> None:
-    """Set a run's words and spread its calls' offsets so they add up to them (contiguous)."""
-    k = len(rec["calls"])
-    bounds = [round(words * i / k) for i in range(k + 1)]
-    for i, call in enumerate(rec["calls"]):
-        call["words_from"], call["words_to"] = bounds[i], bounds[i + 1]
-    rec["words"] = words
 
 
 def set_front(path, key: str, value: str) -> None:

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from sitegen.fields import exact_integer, Name, NoControl, Slug, Text
+from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, NoControl, Slug, Text
 from sitegen.freeze import FreezeFile
 
 ANCHOR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -28,8 +28,6 @@ class Strict(BaseModel):
 
 
 Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
-IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
 
 
 One = exact_integer(1)

@@ -16,12 +16,11 @@ fields, accepted here as declared aliases of `score`. Pages always say "Chronicl
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from sitegen.fields import exact_integer, Name, Slug, Text
+from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, Sha256, Slug, Text
 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
 LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
@@ -34,23 +33,9 @@ WEIGHT_TOLERANCE = 1e-9
 # Three runs per (entrant, brief): the JSON integer 3 itself, not true or 3.0.
 Three = exact_integer(3)
 
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True, populate_by_name=True)
-
-
-Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-def _real_date(v: str) -> str:
-    dt.date.fromisoformat(v)  # 2026-09-31 matches the pattern but is no date
-    return v
-
-
-def _real_time(v: str) -> str:
-    dt.datetime.fromisoformat(v[:19])
-    return v
-
-
-IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_real_date)]
-IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"), AfterValidator(_real_time)]
 
 
 def _sagascore_in_schema(schema: dict) -> None:

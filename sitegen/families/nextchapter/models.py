@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from sitegen.fields import LongText, Name, NoControl, Slug, Text
+from sitegen.fields import IsoDate, LongText, Name, NoControl, Sha256, Slug, Text
 
 CRAFT = ("voice", "prose", "character", "scene", "integration", "momentum", "restraint", "specificity")
 AUTHOR = ("voice", "prose", "character", "restraint", "specificity")  # the dimensions about the writing
@@ -34,8 +34,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
-Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 Score = Annotated[float, Field(ge=0, le=100)]
 Effort = Literal["minimal", "low", "medium", "high", "xhigh", "default"]
 
