@@ -9,6 +9,7 @@ score"; what it may never carry is a field that could hold one.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Iterator
 
 _EXACT = {"aggregate", "aggregatescore", "grandmean", "totalscore", "overall"}
@@ -21,6 +22,7 @@ _TEXT_FIELD = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # every row of every JSON download repeats the same few keys
 def is_aggregate_key(key: str) -> bool:
     norm = re.sub(r"[^a-z0-9]", "", key.lower())
     return norm in _EXACT or norm.startswith(_PREFIXES)
@@ -32,11 +34,43 @@ def find_aggregate_keys(value: Any, loc: tuple = ()) -> Iterator[tuple]:
         for k, v in value.items():
             if is_aggregate_key(str(k)):
                 yield loc + (k,)
-            yield from find_aggregate_keys(v, loc + (k,))
+            if isinstance(v, (dict, list)):  # only containers hold keys: no generator per scalar
+                yield from find_aggregate_keys(v, loc + (k,))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from find_aggregate_keys(v, loc + (i,))
+            if isinstance(v, (dict, list)):
+                yield from find_aggregate_keys(v, loc + (i,))
+
+
+# What a _TEXT_FIELD match starts with, lower-cased. Under re.IGNORECASE each of these letters
+# matches only its own ASCII upper and lower case, so a match can start only where the
+# lower-cased text starts with one of them. ("cross" is cut to "cro": IGNORECASE also lets 's'
+# match 'ſ', U+017F, which lower() leaves as it is.)
+_STEMS = ("overall", "aggregate", "grand", "total", "cro")
 
 
 def find_aggregate_fields_in_text(text: str) -> list[str]:
-    return sorted({m.group(1) for m in _TEXT_FIELD.finditer(text)})
+    """The distinct field-like tokens (_TEXT_FIELD) in `text`, sorted."""
+    # Every generated page passes through here (megabytes in all), and _TEXT_FIELD, with a
+    # lookbehind and IGNORECASE, is slow to try at every position. str.find on the lower-cased
+    # text finds the few positions where a match could start; the regex is tried only there
+    # (its lookbehind still sees the characters before the position).
+    lower = text.lower()
+    if len(lower) != len(text):  # a character lowered to several: positions would not line up
+        return sorted({m.group(1) for m in _TEXT_FIELD.finditer(text)})
+    starts = []
+    for stem in _STEMS:
+        at = lower.find(stem)
+        while at != -1:
+            starts.append(at)
+            at = lower.find(stem, at + 1)
+    found = set()
+    end = 0
+    for at in sorted(starts):
+        if at < end:
+            continue  # inside the previous match: finditer's matches do not overlap
+        m = _TEXT_FIELD.match(text, at)
+        if m:
+            found.add(m.group(1))
+            end = m.end()
+    return sorted(found)

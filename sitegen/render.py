@@ -174,10 +174,27 @@ def relative_url(target: str, from_page: str) -> str:
     path, _, frag = target.partition("#")
     rel = ""
     if path:
-        rel = posixpath.relpath(path, posixpath.dirname(from_page) or ".")
+        rel = _relpath(path, posixpath.dirname(from_page) or ".")
         if path.endswith("/"):
             rel = "./" if rel == "." else rel + "/"
     return rel + (f"#{frag}" if frag else "")
+
+
+def _relpath(path: str, start: str) -> str:
+    """posixpath.relpath(path, start), without its cost for the usual case.
+
+    Every link on every page comes here. relpath makes both paths absolute (os.getcwd() and
+    normpath) before comparing them; for two relative paths without '..' that only drops empty
+    and '.' components, since the working directory is a common prefix that cancels out.
+    Anything else (an absolute path, a '..') goes to relpath itself."""
+    if path.startswith("/") or start.startswith("/") or ".." in path or ".." in start:
+        return posixpath.relpath(path, start)
+    p = [c for c in path.split("/") if c and c != "."]
+    s = [c for c in start.split("/") if c and c != "."]
+    i, n = 0, min(len(p), len(s))
+    while i < n and p[i] == s[i]:
+        i += 1
+    return "/".join([".."] * (len(s) - i) + p[i:]) or "."
 
 
 FIGURE_MARK = "<!--sitegen:figure {name}-->"
@@ -201,9 +218,18 @@ def place_figures(html: str, drawn: dict) -> str:
     return _FIGURE_MARK.sub(sub, html)
 
 
-def environment(templates_dir: Path) -> jinja2.Environment:
+def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
+    """The site's jinja2 environment. With `bytecode_dir`, compiled templates are kept there:
+    compiling them is most of a small rebuild's rendering. jinja2 keys each entry on the
+    template's name and the SHA-1 of its source, and on its own version, so an edited template
+    is never served stale."""
+    cache = None
+    if bytecode_dir is not None:
+        bytecode_dir.mkdir(parents=True, exist_ok=True)
+        cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
+        bytecode_cache=cache,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress, count
 
 _WORD = re.compile(r"[0-9a-z]+(?:['’][0-9a-z]+)*")
 
@@ -30,29 +32,67 @@ def words(text: str) -> list[str]:
 SEED = 3  # runs are grown from shared word triples; shorter runs are found by set intersection
 
 
+@lru_cache(maxsize=32)
+def _source_index(source: str) -> tuple[tuple[str, ...], dict[tuple[str, str, str], list[int]]]:
+    """The words of `source` and where each word triple starts, in ascending order.
+
+    Memoised because several models continue the same source chapter (and are checked against
+    the same author's chapter), so one source is screened against many texts. Bounded: an entry
+    is a few hundred kB for a chapter of a few thousand words. The result is shared: callers
+    must not mutate it.
+    """
+    b = tuple(words(source))
+    where: dict[tuple[str, str, str], list[int]] = {}
+    for j, triple in enumerate(zip(b, b[1:], b[2:])):
+        where.setdefault(triple, []).append(j)
+    return b, where
+
+
 def longest_copied_run(text: str, source: str) -> tuple[int, str]:
     """(length in words, the copied words) of the longest run of `text` found verbatim in `source`.
+    Of equally long runs, the one that comes first in `text` is returned.
 
     A run of three or more words starts at a shared word triple whose preceding words differ
     (the start of a maximal run), so each start is extended once. Seeding on triples, not
     single words, keeps common words ("the", "and") from pairing every occurrence with every
     other: the work is about the number of shared triples, small for two different chapters.
+    The source's words and triples are indexed once and memoised, since many texts continue
+    the same source.
     """
-    a, b = words(text), words(source)
-    where: dict[tuple[str, ...], list[int]] = {}
-    for j in range(len(b) - SEED + 1):
-        where.setdefault(tuple(b[j : j + SEED]), []).append(j)
+    return _longest_run(tuple(words(text)), source)
+
+
+def _longest_run(a: tuple[str, ...], source: str) -> tuple[int, str]:
+    """longest_copied_run() for the words `a` of a text (screen() splits its text once for two sources)."""
+    b, where = _source_index(source)
+    # Where the text has a triple the source also has, found in C (zip, map, compress, with no
+    # Python bytecode per word): two different chapters share few triples, so the Python loop
+    # below visits only those positions, not every word of the text.
+    starts = list(compress(count(), map(where.__contains__, zip(a, a[1:], a[2:]))))
     best, at = 0, 0
-    for i in range(len(a) - SEED + 1):
-        for j in where.get(tuple(a[i : i + SEED]), ()):
-            if i and j and a[i - 1] == b[j - 1]:
-                continue  # inside a run that started earlier
-            k = SEED
-            while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
-                k += 1
-            if k > best:
-                best, at = k, i
-    if best == 0:  # no shared triple: the longest run is a shared pair, a shared word or nothing
+    if starts:
+        la, lb = len(a), len(b)
+        # i ascending, then j ascending, replacing only on a strictly longer run: the first
+        # maximal run in `text` order wins a tie.
+        for i in starts:
+            for j in where[a[i : i + SEED]]:
+                if i and j and a[i - 1] == b[j - 1]:
+                    continue  # inside a run that started earlier
+                # Common triples ("of the house") pair up often: a run can beat `best` only if
+                # it reaches word best + 1, so check that word, then the whole stretch (in C),
+                # before extending word by word.
+                if best >= SEED:
+                    if not (i + best < la and j + best < lb and a[i + best] == b[j + best]
+                            and a[i : i + best] == b[j : j + best]):
+                        continue
+                    k = best + 1
+                else:
+                    k = SEED
+                while i + k < la and j + k < lb and a[i + k] == b[j + k]:
+                    k += 1
+                if k > best:
+                    best, at = k, i
+    else:  # no shared triple: the longest run is a shared pair, a shared word or nothing
         pairs = set(zip(b, b[1:]))
         i = next((i for i in range(len(a) - 1) if (a[i], a[i + 1]) in pairs), None)
         if i is not None:
@@ -81,8 +121,9 @@ class Flags:
 
 
 def screen(text: str, source_chapter: str, author_chapter: str, threshold: int) -> Flags:
-    run_src = longest_copied_run(text, source_chapter)
-    run_auth = longest_copied_run(text, author_chapter)
+    a = tuple(words(text))  # split once, screened against both chapters
+    run_src = _longest_run(a, source_chapter)
+    run_auth = _longest_run(a, author_chapter)
     (n, passage), origin = max((run_src, "source chapter"), (run_auth, "author's chapter"), key=lambda x: x[0][0])
     head = text.lstrip().split("\n", 1)[0]
     return Flags(
