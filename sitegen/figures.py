@@ -14,9 +14,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -51,15 +52,23 @@ def figure_key(fig: Figure) -> str:
 
 
 def render(fig: Figure) -> Rendered:
+    svg, spec = _draw(fig)
+    return Rendered(svg=svg, png=_rasterise(svg), spec=spec)
+
+
+def _draw(fig: Figure) -> tuple[str, bytes]:
+    """The figure's SVG and its Vega-Lite spec (JSON bytes): the first half of render()."""
     import vl_convert as vlc  # late: only when a figure must actually be drawn
 
     spec = fig.draw(fig.data)
-    svg = vlc.vegalite_to_svg(spec)
-    return Rendered(
-        svg=svg,
-        png=vlc.svg_to_png(svg, scale=_png_scale(svg)),  # from the SVG: same bytes, ~2.5x faster than re-running Vega
-        spec=(json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
-    )
+    return vlc.vegalite_to_svg(spec), (json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _rasterise(svg: str) -> bytes:
+    """The PNG of a drawn SVG: the second half of render()."""
+    import vl_convert as vlc
+
+    return vlc.svg_to_png(svg, scale=_png_scale(svg))  # from the SVG: same bytes, ~2.5x faster than re-running Vega
 
 
 def _png_scale(svg: str) -> float:
@@ -99,15 +108,35 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
         else:
             misses.append((fig, base))
     report(len(out), len(figures))
-    # One job per figure, the biggest first, so the slowest figure does not start last.
+    # Two jobs per figure, the SVG and then its PNG (each about half the time), the biggest
+    # figures' SVGs first: small jobs keep both workers busy to the end, where one job per
+    # figure left a worker idle while the other drew the last large figure.
     order = sorted(range(len(misses)), key=lambda i: -len(misses[i][0].data))
     n = min(len(misses), workers())
     if n > 1:
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            futures = {i: pool.submit(render, misses[i][0]) for i in order}
-            for finished, _ in enumerate(as_completed(futures.values()), start=1):  # in completion order, for the count
-                report(len(out) + finished, len(figures))
-            done = [futures[i].result() for i in range(len(misses))]
+        # Workers are started from a fresh interpreter (forkserver), never forked from this
+        # process: once vl-convert has run here (a rebuild with a single figure to draw, in
+        # `sitegen serve`), its runtime's threads do not survive a fork, and a forked worker
+        # that calls it waits forever.
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("forkserver")) as pool:
+            svg_jobs = {pool.submit(_draw, misses[i][0]): i for i in order}
+            png_jobs: dict[Future, int] = {}
+            drawn: dict[int, tuple[str, bytes]] = {}
+            pngs: dict[int, bytes] = {}
+            pending = set(svg_jobs)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    if future in svg_jobs:  # drawn: its PNG goes to the back of the queue
+                        i = svg_jobs[future]
+                        drawn[i] = future.result()
+                        png = pool.submit(_rasterise, drawn[i][0])
+                        png_jobs[png] = i
+                        pending.add(png)
+                    else:  # a figure complete, for the count
+                        pngs[png_jobs[future]] = future.result()
+                        report(len(out) + len(pngs), len(figures))
+            done = [Rendered(svg=drawn[i][0], png=pngs[i], spec=drawn[i][1]) for i in range(len(misses))]
     else:
         done = []
         for fig, _ in misses:

@@ -19,6 +19,16 @@ RESAMPLES = 10_000
 CONFIDENCE = 95.0
 
 
+def _draw_indices(rng: np.random.Generator, n: int, resamples: int) -> np.ndarray:
+    """rng.integers(0, n, size=(resamples, n)), the published formula, as int32.
+
+    numpy draws a range below 2**32 with the same 32-bit generator whatever the output dtype,
+    so these are the very indices the int64 default gives (tests/test_stats_draws.py checks
+    it): half the memory, and about half the time of a bootstrap, which is mostly moving them."""
+    dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    return rng.integers(0, n, size=(resamples, n), dtype=dtype)
+
+
 def derive_seed(*parts: str) -> int:
     """seed = first 8 bytes (big-endian) of SHA-256 of the parts joined by '|', UTF-8.
 
@@ -41,8 +51,8 @@ def percentile_bootstrap(scores: np.ndarray, seed: int, resamples: int = RESAMPL
     if n == 0:
         raise ValueError("a bootstrap needs at least one score")
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(resamples, n))
-    means = scores[idx].mean(axis=1)
+    idx = _draw_indices(rng, n, resamples)
+    means = scores.take(idx).mean(axis=1)  # = scores[idx], in half the time
     tail = (100.0 - confidence) / 2.0
     lo, hi = np.percentile(means, [tail, 100.0 - tail])
     return float(lo), float(hi)
@@ -92,10 +102,10 @@ def difference_bootstrap(a: np.ndarray, b: np.ndarray, seed: int, resamples: int
     if len(a) == 0 or len(b) == 0:
         raise ValueError("a difference bootstrap needs at least one score in each group")
     rng = np.random.default_rng(seed)
-    ia = rng.integers(0, len(a), size=(resamples, len(a)))
-    ib = rng.integers(0, len(b), size=(resamples, len(b)))
+    ia = _draw_indices(rng, len(a), resamples)
+    ib = _draw_indices(rng, len(b), resamples)
     tail = (100.0 - confidence) / 2.0
-    lo, hi = np.percentile(a[ia].mean(axis=1) - b[ib].mean(axis=1), [tail, 100.0 - tail])
+    lo, hi = np.percentile(a.take(ia).mean(axis=1) - b.take(ib).mean(axis=1), [tail, 100.0 - tail])  # take = a[ia], faster
     return float(lo), float(hi)
 
 

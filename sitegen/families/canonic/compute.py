@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from sitegen import stats
-from sitegen.parallel import pmap
+from sitegen.parallel import Background, call
 from sitegen.families.canonic import store as cstore
-from sitegen.families.canonic.evidence import Evidence, compute_evidence
+from sitegen.families.canonic.evidence import Evidence, compute_evidence, split_jobs, split_rows, stored_evidence
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
 GATE_NUMERATOR, GATE_DENOMINATOR = 4, 5  # a row publishes when counted / total >= 4/5 (80%)
@@ -105,21 +105,37 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
         if reason is None:
             arr = np.array(scores[(model, domain)], dtype=np.float64)
             seed = stats.derive_seed(s.sweep.id, model, domain)
-            jobs.append((arr, seed))
+            jobs.append((stats.percentile_bootstrap, arr, seed))
             pending.append((model, domain, total, attempted, counted, None, float(arr.mean()), seed))
         else:
             pending.append((model, domain, total, attempted, counted, reason, None, None))
-    intervals = iter(pmap(stats.percentile_bootstrap, jobs))
+    del scores
+    with Background(call) as bootstraps:
+        bootstraps.submit(jobs)  # the workers start on the boards' intervals at once
+        # The contamination split bootstraps the same published rows (the gate decides which,
+        # not the intervals): its jobs follow the boards' to the same workers. Every job
+        # carries its own seed, so the numbers do not depend on how the jobs are spread.
+        gated = {(p[0], p[1]) for p in pending if p[5] is None}
+        split_keys, split_args = split_jobs(db, s.sweep.id, gated)
+        bootstraps.submit([(stats.difference_bootstrap, *args) for args in split_args])
+        # The store's other questions, which need no interval, are asked while the bootstraps run.
+        total, counted = cstore.cell_totals(db)
+        exclusions = cstore.exclusions_by_reason(db)
+        stored = stored_evidence(db, inp, gated)
+        results = bootstraps.result()
+    n_boards = len(jobs)
+    intervals = iter(results[:n_boards])
+    split = split_rows(split_keys, split_args, results[n_boards:])
 
     by_domain: dict[str, list[BoardRow]] = {d.id: [] for d in s.domains}
-    for model, domain, total, attempted, counted, reason, score, seed in pending:
+    for model, domain, total_, attempted, counted_, reason, score, seed in pending:
         m = models[model]
         low = high = None
         if reason is None:
             low, high = next(intervals)
         by_domain[domain].append(BoardRow(
             model=model, name=m.name, family=m.family, self_family=m.family in judge_families,
-            total=total, attempted=attempted, counted=counted, published=reason is None,
+            total=total_, attempted=attempted, counted=counted_, published=reason is None,
             reason=reason, score=score, low=low, high=high, seed=seed))
 
     boards = []
@@ -132,14 +148,13 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
         withheld = sorted((r for r in rows if not r.published), key=lambda r: (r.name.casefold(), r.model))
         boards.append(Board(d.id, d.name, published + withheld))
 
-    total, counted = cstore.cell_totals(db)
     rows_total = sum(len(b.rows) for b in boards)
     rows_published = sum(len(b.published) for b in boards)
     return CanonicResults(
         input=inp, boards=boards, cells_total=total, cells_counted=counted,
         rows_total=rows_total, rows_published=rows_published,
-        exclusions=cstore.exclusions_by_reason(db), example=_worked_example(db, inp, boards),
-        evidence=compute_evidence(db, inp, boards))
+        exclusions=exclusions, example=_worked_example(db, inp, boards),
+        evidence=compute_evidence(stored, inp, boards, split))
 
 
 def _worked_example(db, inp: CanonicInput, boards: list[Board]) -> WorkedExample | None:

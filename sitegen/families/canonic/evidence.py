@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from sitegen import stats
-from sitegen.parallel import pmap
 from sitegen.families.canonic import store as cstore
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
@@ -101,21 +101,30 @@ class Evidence:
         return sum(1 for lad in self.ladders if lad.strict)
 
 
-def compute_evidence(db, inp: CanonicInput, boards) -> Evidence:
+def stored_evidence(db, inp: CanonicInput, published: set[tuple[str, str]]) -> dict[str, Any]:
+    """The analyses that need to know only which (model, domain) rows publish (the gate), not
+    their intervals: the caller asks them while the bootstraps run. Evidence's fields by name."""
     s = inp.sweep
-    published = {(r.model, b.domain): r for b in boards for r in b.published}
-    return Evidence(
-        exclusions_by_model=cstore.exclusions_by_model(db),
-        probes=_probes(inp),
-        split=_split(db, s.sweep.id, published),
-        calibration=_calibration(db, [j.id for j in s.judges], [d.id for d in s.domains]),
-        reframes=cstore.reframed(db),
-        by_show=cstore.sitcom_by_show(db),
-        show_dimensions=cstore.show_dimension_means(db),
-        comparisons=_comparisons(inp, boards),
-        ladders=_ladders(db, [j.id for j in s.judges], published),
-        tasks_total=len(s.tasks),
-    )
+    judges = [j.id for j in s.judges]
+    out = {
+        "exclusions_by_model": cstore.exclusions_by_model(db),
+        "probes": _probes(inp),
+        "reframes": cstore.reframed(db),
+        "by_show": cstore.sitcom_by_show(db),
+        # The largest join of the build: asked before the judge pairs are held in memory.
+        "show_dimensions": cstore.show_dimension_means(db),
+        "tasks_total": len(s.tasks),
+    }
+    pairs = cstore.judge_pairs(db)  # calibration and ladders read the same rows: fetched once
+    out["calibration"] = _calibration(pairs, judges, [d.id for d in s.domains])
+    out["ladders"] = _ladders(db, pairs, judges, published)
+    return out
+
+
+def compute_evidence(stored: dict[str, Any], inp: CanonicInput, boards, split: list[SplitRow]) -> Evidence:
+    """Evidence from stored_evidence's analyses, the contamination split (split_jobs and
+    split_rows, bootstrapped beside the boards) and the comparisons, which need the boards."""
+    return Evidence(**stored, split=split, comparisons=_comparisons(inp, boards))
 
 
 def _probes(inp: CanonicInput) -> list[ProbeResult]:
@@ -132,9 +141,10 @@ def _probes(inp: CanonicInput) -> list[ProbeResult]:
     return out
 
 
-def _split(db, sweep_id: str, published) -> list[SplitRow]:
-    """Novel minus canonical-anchored premise scores for each published row, with a seeded
-    bootstrap interval of the difference (seed text: sweep|model|domain|contamination)."""
+def split_jobs(db, sweep_id: str, published) -> tuple[list[tuple[str, str]], list[tuple]]:
+    """The contamination split's bootstraps for each published row (`published`: its
+    (model, domain) keys): novel minus canonical-anchored premise scores, seeded with the seed
+    text sweep|model|domain|contamination. Returns (keys, stats.difference_bootstrap args)."""
     groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
     for model, domain, origin, _task, score in cstore.counted_with_origin(db):
         groups[(model, domain)][origin].append(score)
@@ -145,15 +155,21 @@ def _split(db, sweep_id: str, published) -> list[SplitRow]:
         seed = stats.derive_seed(sweep_id, model, domain, CONTAMINATION_LABEL)
         keys.append((model, domain))
         jobs.append((np.array(g["novel"]), np.array(g["canonical-anchored"]), seed))
+    return keys, jobs
+
+
+def split_rows(keys: list[tuple[str, str]], jobs: list[tuple], intervals: list[tuple[float, float]]) -> list[SplitRow]:
+    """The split's rows from split_jobs and the intervals its bootstraps gave, in job order."""
     out = []
-    for (model, domain), (a, b, seed), (low, high) in zip(keys, jobs, pmap(stats.difference_bootstrap, jobs)):
+    for (model, domain), (a, b, seed), (low, high) in zip(keys, jobs, intervals, strict=True):
         out.append(SplitRow(model, domain, len(a), len(b), float(a.mean()), float(b.mean()), float(a.mean() - b.mean()), low, high, seed))
     return out
 
 
-def _calibration(db, judges: list[str], domains: list[str]) -> list[Calibration]:
+def _calibration(pairs: list[tuple], judges: list[str], domains: list[str]) -> list[Calibration]:
+    """Per domain, from cstore.judge_pairs rows."""
     cells: dict[str, dict[tuple[str, str], dict[str, float]]] = defaultdict(dict)
-    for domain, task, model, judge, weighted in cstore.judge_pairs(db):
+    for domain, task, model, judge, weighted in pairs:
         cells[domain].setdefault((model, task), {})[judge] = weighted
     out = []
     for d in domains:
@@ -181,7 +197,7 @@ def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
     return out
 
 
-def _ladders(db, judges: list[str], published) -> list[Ladder]:
+def _ladders(db, pairs: list[tuple], judges: list[str], published) -> list[Ladder]:
     """For each task with at least three publishable outputs (counted cells of published
     rows): the lowest, the middle and the highest by task score (ties broken by model id)."""
     per_task: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
@@ -189,7 +205,7 @@ def _ladders(db, judges: list[str], published) -> list[Ladder]:
         if (model, domain) in published:
             per_task[(domain, task)].append((model, score))
     judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-    for _domain, task, model, judge, weighted in cstore.judge_pairs(db):
+    for _domain, task, model, judge, weighted in pairs:  # cstore.judge_pairs rows
         judge_scores[(model, task)][judge] = weighted
     chosen = {}
     for key, cands in per_task.items():
