@@ -30,17 +30,20 @@ from pathlib import Path
 
 from sitegen import bench_hugo
 
+# The child runs `sitegen build --timings` in-process, as a user would run the command, then
+# reports its peak memory and that of its workers.
 _CHILD = r"""
-import json, resource, sys, time
-from pathlib import Path
+import contextlib, io, json, resource, sys, time
 t0 = time.perf_counter()
-from sitegen.build import build
-from sitegen.config import load_config
-res = build(load_config(sys.argv[1]), Path(sys.argv[2]))
+from sitegen.cli import main
+said = io.StringIO()
+with contextlib.redirect_stdout(said):
+    main(["build", "--root", sys.argv[1], "--out", sys.argv[2], "--timings"], prog_name="sitegen", standalone_mode=False)
 wall = time.perf_counter() - t0
+timings = next(json.loads(line) for line in said.getvalue().splitlines() if line.startswith("{"))
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"wall": wall, "pages": res.pages, "files": res.files, "rss_kib": max(own, kids), "stages": res.seconds}))
+print(json.dumps({"wall": wall, "rss_kib": max(own, kids), **timings}))
 """
 
 SITE_PARTS = ("content", "templates", "assets", "pyproject.toml")
@@ -233,9 +236,9 @@ def _print_scales(rows: list[dict]) -> None:
 
 
 def _print_stages(rows: list[dict], first: str) -> None:
-    from sitegen.build import STAGES  # one column per stage, in build order
+    from sitegen.build import KEY_STEP, SAVE_STEP, STAGES  # one column per stage, in build order
 
-    names = [n for n in STAGES if any(n in r["stages"] for r in rows)]
+    names = [n for n in (KEY_STEP, *STAGES, SAVE_STEP) if any(n in r["stages"] for r in rows)]
     print(f"| {first} | " + " | ".join(names) + " |")
     print("| --- |" + " ---: |" * len(names))
     for r in rows:

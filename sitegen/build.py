@@ -6,6 +6,12 @@
 Nothing is written to the output directory until every page has rendered: files go to a
 staging directory, which is re-hashed against the manifest ("verify") and replaces the
 output only at the end, so a failure anywhere leaves the previous site as it was.
+
+A rebuild reuses what the content-keyed cache (sitegen/incremental.py) holds for inputs that
+did not change: a family whose folders are byte-identical is neither loaded nor computed, and
+its pages are not rendered again unless the templates or the site context changed. Every
+stage is still entered (and reported) in order, and everything is written and verified, so a
+rebuild's output is the cold build's, byte for byte (tests/test_incremental.py).
 """
 
 from __future__ import annotations
@@ -13,24 +19,27 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import publish, render, site_index, store
+from sitegen import incremental, publish, render, site_index
 from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import InputError, Problem
 from sitegen.families import FAMILIES, Outputs, Page
-from sitegen.load import Loaded, MarkdownDoc, discover, read_markdown, rel_path
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_markdown, rel_path
 
-CACHE_DIR = ".sitegen-cache"
+CACHE_DIR = incremental.CACHE_DIR
 
 # The stages, in the order build() runs them and reports them to on_stage.
 STAGES = ("load", "validate", "store", "compute", "render", "figures", "write", "manifest", "verify", "swap")
+# Also timed in BuildResult.seconds, though not stages (nothing can fail there that loses
+# output): hashing the inputs and answering a no-op before them, saving cache entries after.
+KEY_STEP, SAVE_STEP = incremental.KEY_STEP, incremental.SAVE_STEP
 
 
 @dataclass
@@ -39,13 +48,27 @@ class BuildResult:
     pages: int
     files: int
     seconds: dict[str, float] = field(default_factory=dict)
+    up_to_date: bool = False  # out_dir already held this very build: nothing was done
 
 
 def _no_hook(stage: str) -> None:
     return None
 
 
-def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
+@dataclass
+class Intake:
+    """What the load stage read: the authored pages, and for each family either its validated
+    input (and the files it read) or, when the cache holds its result, that cache entry."""
+
+    loaded: Loaded
+    docs: list[MarkdownDoc]
+    inputs: dict[str, Any] = field(default_factory=dict)
+    read: dict[str, list[SourceFile]] = field(default_factory=dict)
+    cached: dict[str, dict] = field(default_factory=dict)
+
+
+def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: incremental.Cache | None = None) -> Intake:
+    """With a cache and the families' keys, a family whose entry is there is not read again."""
     root = config.root
     loaded = Loaded()
     # content/<family>/ belongs to that family: not published at all when the family is not
@@ -60,15 +83,29 @@ def _load(config: SiteConfig) -> tuple[Loaded, list[MarkdownDoc], dict]:
         for i, line in enumerate(d.body.split("\n")):
             for name in find_aggregate_fields_in_text(line):
                 loaded.problems.append(Problem(d.source.rel, d.body_line + i, "", "no cross-domain aggregate field in published text", name))
-    inputs = {fid: FAMILIES[fid].load(root, loaded, config.limits) for fid in config.families}
-    return loaded, docs, inputs
+    intake = Intake(loaded, docs)
+    for fid in config.families:
+        entry = cache.get(f"families/{fid}", keys[fid]) if cache is not None and keys is not None else None
+        if entry is not None and incremental.reads_unchanged(root, entry["reads"]):
+            intake.cached[fid] = entry
+            loaded.files.extend(entry["files"])
+            continue
+        first = len(loaded.files)
+        intake.inputs[fid] = FAMILIES[fid].load(root, loaded, config.limits)
+        intake.read[fid] = loaded.files[first:]
+    return intake
 
 
 def _store(config: SiteConfig, inputs: dict):
-    """A DuckDB connection holding every family's tables (the caller closes it)."""
+    """A DuckDB connection holding the tables of every family in `inputs` (the caller closes
+    it); None when none of them computes in DuckDB (DuckDB is then not even imported)."""
+    if not any(getattr(FAMILIES[fid], "needs_store", True) for fid in inputs):
+        return None
+    from sitegen import store
+
     db = store.connect()
     try:
-        for fid in config.families:
+        for fid in inputs:
             FAMILIES[fid].store(db, inputs[fid])
     except BaseException:
         db.close()
@@ -77,7 +114,7 @@ def _store(config: SiteConfig, inputs: dict):
 
 
 def _compute_stored(config: SiteConfig, db, inputs: dict) -> dict:
-    return {fid: FAMILIES[fid].compute(db, inputs[fid]) for fid in config.families}
+    return {fid: FAMILIES[fid].compute(db, inputs[fid]) for fid in inputs}
 
 
 def _compute(config: SiteConfig, inputs: dict) -> dict:
@@ -86,17 +123,18 @@ def _compute(config: SiteConfig, inputs: dict) -> dict:
     try:
         return _compute_stored(config, db, inputs)
     finally:
-        db.close()
+        if db is not None:
+            db.close()
 
 
 def validate(config: SiteConfig) -> dict:
     """Every check a build makes, without drawing figures or writing anything. Returns each
     family's results."""
-    loaded, docs, inputs = _load(config)
-    if loaded.problems:
-        raise InputError(loaded.problems)
-    results = _compute(config, inputs)
-    _render(config, docs, {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families})
+    intake = _load(config)
+    if intake.loaded.problems:
+        raise InputError(intake.loaded.problems)
+    results = _compute(config, intake.inputs)
+    _render(config, intake.docs, {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families})
     return results
 
 
@@ -108,14 +146,49 @@ def doc_output_path(rel: str) -> str:
     return stem + "/index.html"
 
 
-def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> dict[str, str]:
+@dataclass(frozen=True)
+class RenderKeys:
+    """What rendered pages depend on besides their own family's result (see incremental.py)."""
+
+    cache: incremental.Cache
+    families: dict[str, str]  # family id -> its key
+    templates: str  # the key of templates/ and the generator's code
+
+
+def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs],
+            env=None, keys: RenderKeys | None = None) -> dict[str, str]:
     """Every page as HTML, by output path. Authored pages' problems (an unknown shortcode, a
-    template that does not exist) are InputErrors naming the markdown file."""
-    env = render.environment(config.root / "templates")
-    md = render.markdown_renderer()
+    template that does not exist) are InputErrors naming the markdown file. With `keys`, a
+    family's pages (and the authored pages) come from the cache when nothing they depend on
+    changed, and go into it when rendered."""
+    env = env or render.environment(config.root / "templates")
     site = _site_context(config, outputs)
+    site_key = incremental.key_of(site)
+
+    def cached(owner: str, key_parts: tuple, make: Callable[[], dict[str, str]]) -> dict[str, str]:
+        if keys is None:
+            return make()
+        key = incremental.key_of("pages", owner, keys.templates, site_key, *key_parts)
+        html = keys.cache.get(f"pages/{owner}", key)
+        if html is None:
+            html = make()
+            keys.cache.put(f"pages/{owner}", key, html)
+        return html
+
+    html: dict[str, str] = {}
+    for fid, o in outputs.items():
+        html.update(cached(fid, (keys.families[fid] if keys else "",),
+                           lambda o=o: {p.path: _page_html(env, site, p) for p in o.pages}))
+    # Authored pages may place any family's generated sections, so they depend on every family.
+    doc_parts = ([(d.source.rel, d.source.sha256) for d in docs], sorted(keys.families.items()) if keys else [])
+    html.update(cached("authored", doc_parts, lambda: _render_docs(env, site, docs, outputs)))
+    return html
+
+
+def _render_docs(env, site: dict, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> dict[str, str]:
+    md = render.markdown_renderer()
     fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
-    pages: list[Page] = [p for o in outputs.values() for p in o.pages]
+    pages: list[Page] = []
     problems: list[Problem] = []
     for d in docs:
         path = doc_output_path(d.source.rel)
@@ -173,11 +246,16 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
 
 
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
-          on_figure: Callable[[int, int], None] | None = None) -> BuildResult:
+          on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
     it to inject failures; STAGES lists them); the output directory changes only in the last
     one, "swap".
-    `on_figure(done, total)` reports the figures stage's progress (the terminal display)."""
+    `on_figure(done, total)` reports the figures stage's progress (the terminal display).
+
+    With `cache` (the default) the content-keyed cache is used: when out_dir already holds the
+    build of these very inputs and this code, and its files are as its manifest says, nothing
+    is done and no stage is entered (BuildResult.up_to_date); otherwise unchanged families and
+    pages are reused (see the module docstring)."""
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -189,25 +267,49 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         if name is not None:
             on_stage(name)
 
-    root = config.root
-    publish.check_output_dir(Path(out_dir), root)
+    root, out = config.root, Path(out_dir)
+    publish.check_output_dir(out, root)
+    store_ = digest = build_key = None
+    if cache:
+        store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
+        build_key = incremental.build_key(digest)
+        record = incremental.up_to_date(root, out, build_key)
+        clock[KEY_STEP] = time.perf_counter() - current[1]
+        if record is not None:
+            return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
+    keys = {fid: incremental.family_key(digest, fid, FAMILIES[fid].content_dir) for fid in config.families} if digest else None
+
     stage("load")
-    loaded, docs, inputs = _load(config)
+    intake = _load(config, keys, store_)
     stage("validate")
-    if loaded.problems:
-        raise InputError(loaded.problems)
+    if intake.loaded.problems:
+        raise InputError(intake.loaded.problems)
 
     stage("store")
-    db = _store(config, inputs)
+    db = _store(config, intake.inputs)
     try:
         stage("compute")
-        results = _compute_stored(config, db, inputs)
+        results = _compute_stored(config, db, intake.inputs)
     finally:
-        db.close()
-    outputs: dict[str, Outputs] = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
+        if db is not None:
+            db.close()
+    outputs: dict[str, Outputs] = {}
+    for fid in config.families:  # in the configured order, cached or not
+        if fid in intake.cached:
+            outputs[fid] = intake.cached[fid]["outputs"]
+            continue
+        outputs[fid] = FAMILIES[fid].outputs(results[fid])
+        entry = digest and incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], outputs[fid])
+        if entry:
+            store_.put(f"families/{fid}", keys[fid], entry)
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
-    html = _render(config, docs, outputs)
+    env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
+    render_keys = None
+    if store_ is not None:
+        templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
+        render_keys = RenderKeys(store_, keys, templates)
+    html = _render(config, intake.docs, outputs, env, render_keys)
 
     stage("figures")
     drawn = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures", on_figure)
@@ -235,10 +337,10 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
             writer.write(rel_path(root, p), p.read_bytes())
         # last: the downloads page and SHA256SUMS list the bytes of everything written above
-        env, site = render.environment(root / "templates"), _site_context(config, outputs)
+        site = _site_context(config, outputs)
         index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
         stage("manifest")
-        manifest = _manifest(loaded, outputs, writer.files, config)
+        manifest = _manifest(intake.loaded, outputs, writer.files, config)
         writer.write("manifest.json", publish.json_bytes(manifest))
         stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
         verify_mod.check_staged(writer.staging, manifest)
@@ -248,4 +350,11 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         writer.abort()
         raise
     stage(None)
-    return BuildResult(Path(out_dir), len(html) + len(index_pages), len(writer.files), clock)
+    result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock)
+    # Cache entries and the no-op record only when no input changed while this build read them.
+    if store_ is not None and incremental.digest_inputs(root) == digest:
+        saving = time.perf_counter()
+        store_.save()
+        incremental.record_build(root, out, build_key, result.pages, result.files)
+        clock[SAVE_STEP] = time.perf_counter() - saving
+    return result

@@ -50,23 +50,44 @@ def _fail_unexpected(exc: Exception, debug: bool) -> None:
 @root_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
 @click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure (also SITEGEN_DEBUG=1).")
-def build(root: Path, out: Path | None, debug: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Build everything from scratch: neither read nor write the build cache.")
+@click.option("--timings", is_flag=True, help="Also print each stage's seconds, as one JSON line on stdout.")
+def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool) -> None:
     """Validate, compute, render and write the site."""
+    started = time.perf_counter()
+    out_dir = out if out is not None else root / "_site"
+    if not no_cache:
+        # A no-op rebuild is answered here, before DuckDB, pydantic or Altair are imported.
+        from sitegen import incremental
+
+        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root)))
+        if record is not None:
+            seconds = time.perf_counter() - started
+            _report_timings(timings, {incremental.KEY_STEP: seconds}, record["pages"], record["files"])
+            click.echo(f"up to date: {record['pages']} pages, {record['files']} files in {out_dir} (checked in {seconds:.2f} s)")
+            return
     from sitegen import progress
     from sitegen.build import build as run_build
     from sitegen.config import load_config
 
-    started = time.perf_counter()
     try:
         config = load_config(root)
         with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
             result = run_build(config, out if out is not None else config.root / "_site",
-                               on_stage=shown.stage, on_figure=shown.figures)
+                               on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache)
     except SitegenError as exc:
         _fail(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer
         _fail_unexpected(exc, debug or os.environ.get("SITEGEN_DEBUG", "") not in ("", "0"))
+    _report_timings(timings, result.seconds, result.pages, result.files)
     click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
+
+
+def _report_timings(wanted: bool, seconds: dict[str, float], pages: int, files: int) -> None:
+    if wanted:
+        import json
+
+        click.echo(json.dumps({"stages": seconds, "pages": pages, "files": files}, sort_keys=True))
 
 
 @main.command()

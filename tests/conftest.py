@@ -63,8 +63,9 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
             shutil.copytree(src, dest / name)
         else:
             shutil.copy2(src, dest / name)
-    if cache_from is not None and (cache_from / CACHE_DIR).is_dir():
-        shutil.copytree(cache_from / CACHE_DIR, dest / CACHE_DIR)
+    # Only the figure cache: a test's build still loads and computes every family itself.
+    if cache_from is not None and (cache_from / CACHE_DIR / "figures").is_dir():
+        shutil.copytree(cache_from / CACHE_DIR / "figures", dest / CACHE_DIR / "figures")
     return dest
 
 

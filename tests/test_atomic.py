@@ -102,18 +102,26 @@ def test_failure_injected_at_any_stage_leaves_previous_output_untouched(sites, p
     assert_untouched(out, before)
 
 
+# A staged file may be a hard link to the previous output's identical file (publish.py), which
+# the build never opens for writing; so a tampering gives the staged path new bytes in a new
+# file, as a torn or stray write by the build itself would, rather than editing it in place.
+def _replace(path: Path, data: bytes) -> None:
+    path.unlink()
+    path.write_bytes(data)
+
+
 def tamper_flip_a_byte(staging: Path) -> str:
     page = staging / "index.html"
     data = bytearray(page.read_bytes())
     data[len(data) // 2] ^= 0x01
-    page.write_bytes(bytes(data))
+    _replace(page, bytes(data))
     return "index.html: SHA-256"
 
 
 def tamper_truncate(staging: Path) -> str:
     """A torn write: the file holds only its first half."""
     page = staging / "canonic" / "index.html"
-    page.write_bytes(page.read_bytes()[: page.stat().st_size // 2])
+    _replace(page, page.read_bytes()[: page.stat().st_size // 2])
     return "canonic/index.html: SHA-256"
 
 
@@ -129,7 +137,7 @@ def tamper_add(staging: Path) -> str:
 
 def tamper_manifest(staging: Path) -> str:
     mf = staging / "manifest.json"
-    mf.write_bytes(mf.read_bytes().replace(b'"families"', b'"familiez"', 1))
+    _replace(mf, mf.read_bytes().replace(b'"families"', b'"familiez"', 1))
     return "manifest.json: the staged copy differs"
 
 
