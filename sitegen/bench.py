@@ -2,7 +2,7 @@
 
     python -m sitegen.bench [--runs N] [--scales 1,10,100]
 
-Each measurement is a cold build in a fresh process (empty figure cache, new interpreter),
+Each scale measurement is `sitegen build` cold in a fresh process (empty cache, new interpreter),
 so start-up, imports and figure rendering are all counted. It reports the median of N runs,
 pages per second and the peak resident memory of the build process and its workers.
 Scale 1 is the committed demo site; scale k regenerates the synthetic Canonic artifact with
@@ -10,9 +10,10 @@ Scale 1 is the committed demo site; scale k regenerates the synthetic Canonic ar
 keep their demo data.
 
 Two more tables use the demo site: rebuilds (a no-op rebuild, one amendment edited, one
-model's cell changed; each in a fresh process with the figure cache warm and the output
-already built, next to the goals of the incremental build), and, when `hugo` is on PATH, a
-plain Hugo site with as many pages of similar sizes built cold (sitegen.bench_hugo).
+model's cell changed; each as `sitegen build` in a fresh process with the caches warm and the
+output already built, next to the goals of the incremental build, and again inside one running
+process as `sitegen serve` rebuilds), and, when `hugo` is on PATH, a plain Hugo site with as
+many pages of similar sizes built cold (sitegen.bench_hugo).
 Everything happens in temporary directories, removed at the end.
 """
 
@@ -189,6 +190,41 @@ def _edited_builds(root: Path, out: Path, runs: int, edit) -> list[dict]:
     return results
 
 
+# The same three rebuilds inside one long-lived process, as `sitegen serve` runs them on each
+# save: the libraries are imported and the first build done before any timing.
+_WARM_CHILD = r"""
+import json, sys, time
+from pathlib import Path
+from sitegen.bench import _append_sentence, _edit_cell, _last_amendment
+from sitegen.build import build
+from sitegen.config import load_config
+root, out, runs, first = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+build(load_config(root), out)
+def timed(edit):
+    times = []
+    for n in range(first, first + runs):
+        edit(n)
+        t0 = time.perf_counter()
+        build(load_config(root), out)
+        times.append(time.perf_counter() - t0)
+    return times
+doc = _last_amendment(root)
+print(json.dumps({"no-op": timed(lambda n: None), "one amendment": timed(lambda n: _append_sentence(doc, n)),
+                  "one model's cell": timed(lambda n: _edit_cell(root, n))}))
+"""
+
+
+def _warm_rebuilds(root: Path, out: Path, runs: int) -> dict[str, list[float]]:
+    """Rebuild times inside one running process (edits numbered past the fresh-process ones,
+    so none is already cached)."""
+    done = subprocess.run([sys.executable, "-c", _WARM_CHILD, str(root), str(out), str(runs), str(runs + 1)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"warm rebuilds failed:\n{done.stderr}")
+    print("  measured rebuilds in one running process", file=sys.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def _rebuild_row(label: str, note: str, goal: float | None, results: list[dict]) -> dict:
     times = [r["process"] for r in results]
     print(f"  measured rebuild: {label}", file=sys.stderr)
@@ -220,6 +256,10 @@ def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
     results = _edited_builds(root, out, runs, lambda n: changed.append(_edit_cell(root, n)))
     rows.append(_rebuild_row("one model's cell", f"one judge's anchor and its stated weighted score changed in one cell of "
                              f"{changed[0].split(',')[0]} ({len(changed)} runs, a different cell each)", None, results))
+    warm = _warm_rebuilds(root, out, runs)
+    for r in rows:
+        times = warm.get(r["scale"].split(" (")[0], [])
+        r["warm"] = (statistics.median(times), min(times), max(times)) if times else None
     return rows
 
 
@@ -248,12 +288,13 @@ def _print_stages(rows: list[dict], first: str) -> None:
 def _print_rebuilds(rows: list[dict]) -> None:
     print("\nRebuilds of the demo, each in a fresh process with the output already built and the figure cache warm "
           "(whole command, interpreter start-up included; medians):")
-    print("| rebuild | runs | median (min-max) | build() alone | goal |")
-    print("| --- | ---: | --- | ---: | --- |")
+    print("| rebuild | runs | whole command, median (min-max) | build() alone | goal | in a running process (serve) |")
+    print("| --- | ---: | --- | ---: | --- | --- |")
     for r in rows:
         lo, hi = r["spread"]
         goal = "-" if r["goal"] is None else f"< {r['goal']:g} s ({'met' if r['process'] < r['goal'] else 'not met'})"
-        print(f"| {r['scale']} | {r['runs']} | {r['process']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['wall']:.2f} s | {goal} |")
+        warm = "-" if not r.get("warm") else "{:.2f} s ({:.2f}-{:.2f})".format(*r["warm"])
+        print(f"| {r['scale']} | {r['runs']} | {r['process']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['wall']:.2f} s | {goal} | {warm} |")
     for r in rows:
         print(f"- {r['scale']}: {r['note']}.")
     print("\nMedian seconds per stage, rebuilds:")

@@ -304,15 +304,20 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
             store_.put(f"families/{fid}", keys[fid], entry)
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
-    env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
-    render_keys = None
-    if store_ is not None:
-        templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
-        render_keys = RenderKeys(store_, keys, templates)
-    html = _render(config, intake.docs, outputs, env, render_keys)
-
-    stage("figures")
-    drawn = figures_mod.render_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures", on_figure)
+    # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
+    drawing = figures_mod.start_all([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    try:
+        env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
+        render_keys = None
+        if store_ is not None:
+            templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
+            render_keys = RenderKeys(store_, keys, templates)
+        html = _render(config, intake.docs, outputs, env, render_keys)
+        stage("figures")
+        drawn = drawing.finish(on_figure)
+    except BaseException:
+        drawing.cancel()
+        raise
     html = {path: render.place_figures(text, drawn) for path, text in html.items()}
 
     stage("write")
@@ -355,6 +360,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     if store_ is not None and incremental.digest_inputs(root) == digest:
         saving = time.perf_counter()
         store_.save()
-        incremental.record_build(root, out, build_key, result.pages, result.files)
+        incremental.record_build(root, out, build_key, result.pages, result.files,
+                                 incremental.outside_inputs(intake.loaded.files))
         clock[SAVE_STEP] = time.perf_counter() - saving
     return result

@@ -17,6 +17,7 @@ import json
 import multiprocessing
 import os
 import re
+import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from importlib import metadata
@@ -92,11 +93,58 @@ def _write_cache(base: Path, r: Rendered) -> None:
         tmp.replace(base.with_suffix(suffix))  # a killed build never leaves a half-written entry
 
 
+class Drawing:
+    """render_all() running in a background thread (start_all), so that pages render while
+    the figures are drawn; finish() waits for it, cancel() stops what has not started."""
+
+    def __init__(self, figures: list[Figure], cache_dir: Path | None):
+        self._lock = threading.Lock()
+        self._latest, self._report = (0, len(figures)), None
+        self._stop = threading.Event()
+        self._result: dict[str, Rendered] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(figures, cache_dir), name="figures", daemon=True)
+        self._thread.start()
+
+    def _run(self, figures: list[Figure], cache_dir: Path | None) -> None:
+        try:
+            self._result = render_all(figures, cache_dir, self._progress, self._stop)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller by finish()
+            self._error = exc
+
+    def _progress(self, done: int, total: int) -> None:
+        with self._lock:  # reported only once the caller waits (its figures stage has begun)
+            self._latest, report = (done, total), self._report
+        if report is not None:
+            report(done, total)
+
+    def finish(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Rendered]:
+        if progress is not None:
+            with self._lock:
+                self._report, latest = progress, self._latest
+            progress(*latest)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    def cancel(self) -> None:
+        """No more figures are started (at most one per worker finishes); returns at once."""
+        self._stop.set()
+
+
+def start_all(figures: list[Figure], cache_dir: Path | None) -> Drawing:
+    return Drawing(figures, cache_dir)
+
+
 def render_all(figures: list[Figure], cache_dir: Path | None,
-               progress: Callable[[int, int], None] | None = None) -> dict[str, Rendered]:
+               progress: Callable[[int, int], None] | None = None,
+               stop: threading.Event | None = None) -> dict[str, Rendered]:
     """name -> rendered figure, from the cache where possible. Misses render in worker
     processes: vl-convert serialises calls within one process. `progress(done, total)` is
-    called once the cache has been read and after each figure drawn."""
+    called once the cache has been read and after each figure drawn. Once `stop` is set, no
+    further job starts and what was drawn so far is returned (the caller has failed)."""
     report = progress or (lambda done, total: None)
     out: dict[str, Rendered] = {}
     misses: list[tuple[Figure, Path | None]] = []
@@ -125,7 +173,10 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
             pngs: dict[int, bytes] = {}
             pending = set(svg_jobs)
             while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                if stop is not None and stop.is_set():
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    return out
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     if future in svg_jobs:  # drawn: its PNG goes to the back of the queue
                         i = svg_jobs[future]

@@ -292,3 +292,24 @@ def test_figures_are_drawn_after_a_single_one_was_drawn_in_process(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['a', 'b', 'c']"
+
+
+def test_a_file_read_outside_the_input_folders_is_checked_before_answering_up_to_date(site, tmp_path):
+    """The build key covers content/, data/, templates/, assets/, schemas/ and pyproject.toml;
+    a file a family read elsewhere is recorded with its hash and re-hashed by the no-op check."""
+    from sitegen.load import SourceFile
+
+    out = tmp_path / "out"
+    shared = site / "shared" / "bible.md"
+    shared.parent.mkdir()
+    shared.write_text("v1", encoding="utf-8")
+    reads = incremental.outside_inputs([SourceFile("shared/bible.md", incremental.sha256_file(shared), 2),
+                                        SourceFile("data/canonic/sweep.json", "x", 1), SourceFile("pyproject.toml", "y", 1)])
+    assert reads == {"shared/bible.md": incremental.sha256_file(shared)}
+    records_path = site / incremental.CACHE_DIR / "builds.json"
+    records = json.loads(records_path.read_text(encoding="utf-8"))
+    records[str(out.resolve())]["reads"] = reads
+    records_path.write_text(json.dumps(records), encoding="utf-8")
+    assert build(load_config(site), out).up_to_date
+    shared.write_text("v2", encoding="utf-8")
+    assert not build(load_config(site), out).up_to_date
