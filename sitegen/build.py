@@ -269,7 +269,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
 
     root, out = config.root, Path(out_dir)
     publish.check_output_dir(out, root)
-    store_ = digest = build_key = None
+    store_ = digest = build_key = inputs_after = None
     if cache:
         store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
         build_key = incremental.build_key(digest)
@@ -348,6 +348,9 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         manifest = _manifest(intake.loaded, outputs, writer.files, config)
         writer.write("manifest.json", publish.json_bytes(manifest))
         stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
+        # Every input has been read by now: hash them again meanwhile, to check none changed.
+        if store_ is not None:
+            inputs_after = incremental.digest_inputs_later(root)
         verify_mod.check_staged(writer.staging, manifest)
         stage("swap")
         writer.commit()
@@ -357,7 +360,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     stage(None)
     result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock)
     # Cache entries and the no-op record only when no input changed while this build read them.
-    if store_ is not None and incremental.digest_inputs(root) == digest:
+    if inputs_after is not None and inputs_after.result() == digest:
         saving = time.perf_counter()
         store_.save()
         incremental.record_build(root, out, build_key, result.pages, result.files,
