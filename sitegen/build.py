@@ -17,7 +17,7 @@ rebuild's output is the cold build's, byte for byte (tests/test_incremental.py).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -127,6 +127,16 @@ def _compute(config: SiteConfig, inputs: dict) -> dict:
             db.close()
 
 
+def _fresh_outputs(config: SiteConfig, fid: str) -> Outputs:
+    """One family's Outputs computed from its inputs, outside the stages (a cached family whose
+    page contexts could not be read from the cache: the inputs are those of the cached result)."""
+    loaded = Loaded()
+    inp = FAMILIES[fid].load(config.root, loaded, config.limits)
+    if loaded.problems:
+        raise InputError(loaded.problems)
+    return FAMILIES[fid].outputs(_compute(config, {fid: inp})[fid])
+
+
 def validate(config: SiteConfig) -> dict:
     """Every check a build makes, without drawing figures or writing anything. Returns each
     family's results."""
@@ -155,58 +165,81 @@ class RenderKeys:
     templates: str  # the key of templates/ and the generator's code
 
 
-def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs],
-            env=None, keys: RenderKeys | None = None) -> dict[str, str]:
+def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
+            keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None) -> dict[str, str]:
     """Every page as HTML, by output path. Authored pages' problems (an unknown shortcode, a
-    template that does not exist) are InputErrors naming the markdown file. With `keys`, a
-    family's pages (and the authored pages) come from the cache when nothing they depend on
-    changed, and go into it when rendered."""
+    template that does not exist) are InputErrors naming the markdown file.
+
+    With `keys`, a family's pages come from the cache when its result, the templates, the site
+    context and the code are unchanged, and an authored page when its own file and the families
+    whose sections it places are; what is rendered goes into the cache. `full(fid)` gives a
+    family's Outputs with its page contexts and sections, which a family taken from the cache
+    leaves out of `outputs` (see _light) and reads only for pages it must render again."""
     env = env or render.environment(config.root / "templates")
+    full = full or outputs.__getitem__
     site = _site_context(config, outputs)
     site_key = incremental.key_of(site)
 
-    def cached(owner: str, key_parts: tuple, make: Callable[[], dict[str, str]]) -> dict[str, str]:
+    def cached(owner: str, key_parts: tuple, make: Callable[[], dict[str, str]], keep: int = incremental.KEEP_PER_KIND) -> dict[str, str]:
         if keys is None:
             return make()
         key = incremental.key_of("pages", owner, keys.templates, site_key, *key_parts)
         html = keys.cache.get(f"pages/{owner}", key)
         if html is None:
             html = make()
-            keys.cache.put(f"pages/{owner}", key, html)
+            keys.cache.put(f"pages/{owner}", key, html, keep)
         return html
 
     html: dict[str, str] = {}
-    for fid, o in outputs.items():
+    for fid in outputs:
         html.update(cached(fid, (keys.families[fid] if keys else "",),
-                           lambda o=o: {p.path: _page_html(env, site, p) for p in o.pages}))
-    # Authored pages may place any family's generated sections, so they depend on every family.
-    doc_parts = ([(d.source.rel, d.source.sha256) for d in docs], sorted(keys.families.items()) if keys else [])
-    html.update(cached("authored", doc_parts, lambda: _render_docs(env, site, docs, outputs)))
+                           lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
+    owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
+    md = render.markdown_renderer()
+    problems: list[Problem] = []
+    for d in docs:
+        # An authored page depends on the families whose generated sections it places.
+        used = sorted({m.group(1) for line in d.body.split("\n") if (m := render.SHORTCODE.match(line))})
+        needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
+        try:
+            html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
+                               lambda d=d: _render_doc(env, md, site, d, lambda name: full(owner[name]).fragments[name], sorted(owner)),
+                               keep=incremental.KEEP_PER_KIND * max(1, len(docs))))
+        except InputError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise InputError(problems)
     return html
 
 
-def _render_docs(env, site: dict, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> dict[str, str]:
-    md = render.markdown_renderer()
-    fragments = {name: spec for o in outputs.values() for name, spec in o.fragments.items()}
-    pages: list[Page] = []
-    problems: list[Problem] = []
-    for d in docs:
-        path = doc_output_path(d.source.rel)
-        template = d.meta.get("template", "page.html")
-        if template not in env.list_templates():
-            problems.append(Problem(d.source.rel, None, "template", "the name of a template in templates/", repr(template)))
-            continue
+def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tuple], known: list[str]) -> dict[str, str]:
+    """One authored page, with its `{{< name >}}` sections (`section(name)`: template, context)."""
+    path = doc_output_path(d.source.rel)
+    template = d.meta.get("template", "page.html")
+    if template not in env.list_templates():
+        raise InputError([Problem(d.source.rel, None, "template", "the name of a template in templates/", repr(template))])
 
-        def fragment(name: str, path: str = path) -> Markup:
-            tpl, ctx = fragments[name]  # rendered where it is placed, so its links resolve from there
-            return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
+    def fragment(name: str) -> Markup:
+        tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
+        return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-        doc = render.render_markdown(md, d, fragment, sorted(fragments))
-        problems.extend(doc.problems)
-        pages.append(Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel}))
-    if problems:
-        raise InputError(problems)
-    return {p.path: _page_html(env, site, p) for p in pages}
+    doc = render.render_markdown(md, d, fragment, known)
+    if doc.problems:
+        raise InputError(doc.problems)
+    page = Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel})
+    return {path: _page_html(env, site, page)}
+
+
+def _light(o: Outputs) -> tuple[Outputs, dict]:
+    """A family's Outputs split for the cache: what every build needs to write the family's
+    files (tables, figure data with their keys, feed, summary; pages and sections without their
+    contexts), and the contexts, read only when a page must be rendered again. The first
+    refers to no class or function of the family, so reading it imports nothing of it."""
+    figures = [replace(f, draw=incremental.DrawRef(f.draw.__module__, f.draw.__qualname__), key=figures_mod.figure_key(f))
+               for f in o.figures]
+    light = replace(o, pages=[replace(p, context={}) for p in o.pages], figures=figures,
+                    fragments={name: (tpl, {}) for name, (tpl, _ctx) in o.fragments.items()})
+    return light, {"pages": o.pages, "fragments": o.fragments}
 
 
 def _site_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
@@ -299,9 +332,22 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
             outputs[fid] = intake.cached[fid]["outputs"]
             continue
         outputs[fid] = FAMILIES[fid].outputs(results[fid])
-        entry = digest and incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], outputs[fid])
-        if entry:
-            store_.put(f"families/{fid}", keys[fid], entry)
+        if store_ is not None:
+            light, contexts = _light(outputs[fid])
+            entry = incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], light)
+            if entry:
+                store_.put(f"families/{fid}", keys[fid], entry)
+                store_.put(f"contexts/{fid}", keys[fid], contexts)
+    full_outputs: dict[str, Outputs] = {fid: o for fid, o in outputs.items() if fid not in intake.cached}
+
+    def full(fid: str) -> Outputs:
+        """A family's Outputs with its page contexts: from the cache for a cached family (or,
+        if that entry cannot be read, computed afresh)."""
+        if fid not in full_outputs:
+            contexts = store_.get(f"contexts/{fid}", keys[fid])
+            full_outputs[fid] = (replace(outputs[fid], pages=contexts["pages"], fragments=contexts["fragments"])
+                                 if contexts is not None else _fresh_outputs(config, fid))
+        return full_outputs[fid]
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
@@ -312,7 +358,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         if store_ is not None:
             templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
             render_keys = RenderKeys(store_, keys, templates)
-        html = _render(config, intake.docs, outputs, env, render_keys)
+        html = _render(config, intake.docs, outputs, env, render_keys, full)
         stage("figures")
         drawn = drawing.finish(on_figure)
     except BaseException:

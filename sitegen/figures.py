@@ -149,7 +149,7 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
     out: dict[str, Rendered] = {}
     misses: list[tuple[Figure, Path | None]] = []
     for fig in figures:
-        base = cache_dir / figure_key(fig) if cache_dir else None
+        base = cache_dir / (fig.key or figure_key(fig)) if cache_dir else None
         hit = _read_cache(base) if base is not None else None
         if hit is not None:
             out[fig.name] = hit

@@ -128,25 +128,43 @@ class Cache:
         except Exception:  # noqa: BLE001 - a torn or stale entry is only a miss
             return None
 
-    def put(self, kind: str, key: str, value: Any) -> None:
-        self.pending[(kind, key)] = value
+    def put(self, kind: str, key: str, value: Any, keep: int = KEEP_PER_KIND) -> None:
+        """Queue an entry; `keep`: how many entries of its kind survive the save."""
+        self.pending[(kind, key)] = (value, keep)
 
     def save(self) -> None:
-        for (kind, key), value in sorted(self.pending.items(), key=lambda kv: kv[0]):
+        for (kind, key), (value, keep) in sorted(self.pending.items(), key=lambda kv: kv[0]):
             folder = self.dir / kind
             folder.mkdir(parents=True, exist_ok=True)
             tmp = folder / f"{key}.{os.getpid()}.tmp"
             with open(tmp, "wb") as f:
                 pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
             tmp.replace(folder / f"{key}.pickle")  # a killed build never leaves a half-written entry
-            self._prune(folder)
+            self._prune(folder, keep)
         self.pending.clear()
 
     @staticmethod
-    def _prune(folder: Path) -> None:
+    def _prune(folder: Path, keep: int) -> None:
         entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in entries[KEEP_PER_KIND:]:
+        for old in entries[keep:]:
             old.unlink(missing_ok=True)
+
+
+class DrawRef:
+    """A figure's drawing function by module and name. A cached family's figures hold this
+    instead of the function, so reading them imports nothing; it is called (and the module
+    imported) only when the figure cache has no drawing for the figure."""
+
+    def __init__(self, module: str, qualname: str):
+        self.module, self.qualname = module, qualname
+
+    def __call__(self, data: list[dict]) -> dict:
+        import importlib
+
+        fn: Any = importlib.import_module(self.module)
+        for part in self.qualname.split("."):
+            fn = getattr(fn, part)
+        return fn(data)
 
 
 def code_dir(root: Path, kind: str) -> Path:

@@ -172,7 +172,7 @@ def test_an_input_edited_during_the_build_is_neither_cached_nor_recorded(site, t
 def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
     out = tmp_path / "out"
     entries = sorted((site / incremental.CACHE_DIR).glob("*/**/*.pickle"))
-    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "pages"}
+    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "contexts", "pages"}
     for i, p in enumerate(entries):
         p.write_bytes(b"" if i % 2 else pickle.dumps({"not": "an entry"})[:7])
     append(site, "content/index.md", "\n\nAnother paragraph.")
@@ -313,3 +313,35 @@ def test_a_file_read_outside_the_input_folders_is_checked_before_answering_up_to
     assert build(load_config(site), out).up_to_date
     shared.write_text("v2", encoding="utf-8")
     assert not build(load_config(site), out).up_to_date
+
+
+def test_a_cached_family_whose_page_contexts_are_unreadable_is_computed_again(site, tmp_path, monkeypatch):
+    """A cached family's pages are rendered again from its cached contexts (a template
+    changed); when those cannot be read, the family is computed afresh, never published stale."""
+    out = tmp_path / "out"
+    for entry in (site / incremental.CACHE_DIR / "contexts").glob("*/*.pickle"):
+        entry.write_bytes(b"torn")
+    base = site / "templates" / "base.html"
+    base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Footer, again.</p></footer>", 1), encoding="utf-8")
+    counting = Counting(monkeypatch)
+    build(load_config(site), out)
+    assert sorted(counting.calls) == ["canonic", "chronicle", "nextchapter"]  # each read once, for its contexts
+    monkeypatch.undo()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(site, tmp_path):
+    """An amendment rebuild reads Canonic's and NextChapterBench's results from the cache
+    without importing their packages (nor DuckDB)."""
+    import subprocess
+    import sys
+
+    append(site, AMENDMENT, " Imports checked.")
+    probe = ("import sys; from pathlib import Path; from sitegen.build import build; from sitegen.config import load_config; "
+             f"build(load_config({str(site)!r}), Path({str(tmp_path / 'out')!r})); "
+             "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith(('sitegen.families.', 'duckdb')))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [m for m in loaded if m.startswith(("sitegen.families.canonic", "sitegen.families.nextchapter", "duckdb"))] == []
+    assert "sitegen.families.chronicle" in loaded

@@ -41,6 +41,9 @@ class Figure:
     alt: str  # the text alternative: what the figure shows, in words
     sources: dict[str, str]
     computation: str
+    # figures.figure_key(), when already known: a family's figures taken from the build cache
+    # carry it, with `draw` a reference by name (incremental.DrawRef), so nothing is imported.
+    key: str | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -137,7 +140,7 @@ class PythonFamily:
 class Registered:
     """A family known by its id and content folder before its package is imported. The
     package (and what it imports: DuckDB, numpy, its models) loads on first use of anything
-    else, so a rebuild that takes a family's results from the cache never pays for it.
+    else, so a rebuild that takes a family's results from the cache does not pay for it.
     tests/test_incremental.py checks that content_dir agrees with the package's own."""
 
     id: str
