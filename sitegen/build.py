@@ -8,8 +8,9 @@ staging directory, which is re-hashed against the manifest ("verify") and replac
 output only at the end, so a failure anywhere leaves the previous site as it was.
 
 A rebuild reuses what the content-keyed cache (sitegen/incremental.py) holds for inputs that
-did not change: a family whose folders are byte-identical is neither loaded nor computed, and
-its pages are not rendered again unless the templates or the site context changed. Every
+did not change: a family whose folders are byte-identical is neither loaded nor computed (nor
+imported), and its pages are not rendered again unless the templates or the site context
+changed; an authored page, unless it or a family whose sections it places changed. Every
 stage is still entered (and reported) in order, and everything is written and verified, so a
 rebuild's output is the cold build's, byte for byte (tests/test_incremental.py).
 """

@@ -6,15 +6,19 @@ Every key is a SHA-256 over the content of what a result depends on, never a tim
              distributions (an upgraded jinja2 or vl-convert can change output bytes)
     config   pyproject.toml, as bytes
     family   code + config + every file under the family's own folders (data/<family>/,
-             content/<its content dir>/) + any file it read elsewhere    -> its computed Outputs
+             content/<its content dir>/) + any file it read elsewhere    -> its computed Outputs,
+             as plain data ("families/") and its page contexts apart ("contexts/")
     pages    code + templates/ + the site context + the family's key     -> its pages' HTML
-    docs     code + templates/ + the site context + the authored pages + every family's key
+    page     code + templates/ + the site context + one authored page + the keys of the
+             families whose sections it places                           -> that page's HTML
     figure   its name, data and drawing code (figures.figure_key)         -> SVG, PNG, spec
     build    code + every input file (+ any file read elsewhere)          -> the whole output
 
 A family's pages are cached as a unit because their contexts share the family's whole result:
 hashing each page's context separately pickles that result once per page (1.3 GB and 9 s
-for the demo's 412 pages, measured), far more than rendering them.
+for the demo's 412 pages, measured), far more than rendering them. The plain-data part of a
+family's entry names no class or function of the family (figures keep their drawing function
+as a DrawRef), so a rebuild that takes the family from the cache never imports it.
 
 A no-op rebuild compares only the build key with the one recorded for the output directory,
 then re-hashes the output against its manifest: a site someone edited by hand is rebuilt, not
