@@ -87,7 +87,7 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     intake = Intake(loaded, docs)
     for fid in config.families:
         entry = cache.get(f"families/{fid}", keys[fid]) if cache is not None and keys is not None else None
-        if entry is not None and incremental.reads_unchanged(root, entry["reads"]):
+        if isinstance(entry, dict) and entry.keys() >= {"outputs", "files", "reads"} and incremental.reads_unchanged(root, entry["reads"]):
             intake.cached[fid] = entry
             loaded.files.extend(entry["files"])
             continue
@@ -126,6 +126,38 @@ def _compute(config: SiteConfig, inputs: dict) -> dict:
     finally:
         if db is not None:
             db.close()
+
+
+def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: incremental.Cache | None,
+                    digest: dict[str, str] | None, keys: dict[str, str] | None) -> tuple[dict[str, Outputs], Callable[[str], Outputs]]:
+    """Every family's Outputs, in the configured order: computed ones (queued for the cache,
+    split by _light), and cached ones as the cache holds them, without their page contexts.
+    Also `full(fid)`: the family's Outputs with its page contexts, read from the cache for a
+    cached family only when asked (or, if that entry cannot be read, computed afresh)."""
+    outputs: dict[str, Outputs] = {}
+    for fid in config.families:
+        if fid in intake.cached:
+            outputs[fid] = intake.cached[fid]["outputs"]
+            continue
+        outputs[fid] = FAMILIES[fid].outputs(results[fid])
+        if cache is not None:
+            light, contexts = _light(outputs[fid])
+            entry = incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], light)
+            if entry:
+                cache.put(f"families/{fid}", keys[fid], entry)
+                cache.put(f"contexts/{fid}", keys[fid], contexts)
+    complete = {fid: o for fid, o in outputs.items() if fid not in intake.cached}
+
+    def full(fid: str) -> Outputs:
+        if fid not in complete:
+            contexts = cache.get(f"contexts/{fid}", keys[fid])
+            try:
+                complete[fid] = replace(outputs[fid], pages=contexts["pages"], fragments=contexts["fragments"])
+            except (TypeError, KeyError):  # no entry, or not one this code wrote
+                complete[fid] = _fresh_outputs(config, fid)
+        return complete[fid]
+
+    return outputs, full
 
 
 def _fresh_outputs(config: SiteConfig, fid: str) -> Outputs:
@@ -327,28 +359,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     finally:
         if db is not None:
             db.close()
-    outputs: dict[str, Outputs] = {}
-    for fid in config.families:  # in the configured order, cached or not
-        if fid in intake.cached:
-            outputs[fid] = intake.cached[fid]["outputs"]
-            continue
-        outputs[fid] = FAMILIES[fid].outputs(results[fid])
-        if store_ is not None:
-            light, contexts = _light(outputs[fid])
-            entry = incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], light)
-            if entry:
-                store_.put(f"families/{fid}", keys[fid], entry)
-                store_.put(f"contexts/{fid}", keys[fid], contexts)
-    full_outputs: dict[str, Outputs] = {fid: o for fid, o in outputs.items() if fid not in intake.cached}
-
-    def full(fid: str) -> Outputs:
-        """A family's Outputs with its page contexts: from the cache for a cached family (or,
-        if that entry cannot be read, computed afresh)."""
-        if fid not in full_outputs:
-            contexts = store_.get(f"contexts/{fid}", keys[fid])
-            full_outputs[fid] = (replace(outputs[fid], pages=contexts["pages"], fragments=contexts["fragments"])
-                                 if contexts is not None else _fresh_outputs(config, fid))
-        return full_outputs[fid]
+    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
