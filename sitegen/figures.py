@@ -94,7 +94,7 @@ def _write_cache(base: Path, r: Rendered) -> None:
 
 
 class Drawing:
-    """render_all() running in a background thread (start_all), so that pages render while
+    """render_all() running in a background thread from its creation, so that pages render while
     the figures are drawn; finish() waits for it, cancel() stops what has not started."""
 
     def __init__(self, figures: list[Figure], cache_dir: Path | None):
@@ -132,10 +132,6 @@ class Drawing:
     def cancel(self) -> None:
         """No more figures are started (at most one per worker finishes); returns at once."""
         self._stop.set()
-
-
-def start_all(figures: list[Figure], cache_dir: Path | None) -> Drawing:
-    return Drawing(figures, cache_dir)
 
 
 def render_all(figures: list[Figure], cache_dir: Path | None,

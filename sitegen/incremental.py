@@ -41,16 +41,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable
 
+from sitegen.load import sha256_file
+
 CACHE_DIR = ".sitegen-cache"
-# Everything a build reads from the site repository (build.py, the families' load, templates, assets).
-INPUT_PARTS = ("content", "data", "templates", "assets", "schemas", "pyproject.toml")
+# Everything a build reads from the site repository (build.py, the families' load, templates,
+# assets): its folders, which no output may be put inside, and its configuration.
+INPUT_FOLDERS = ("content", "data", "templates", "assets", "schemas")
+INPUT_PARTS = INPUT_FOLDERS + ("pyproject.toml",)
 KEY_STEP, SAVE_STEP = "inputs key", "cache save"  # their names in a build's timings
 KEEP_PER_KIND = 6  # entries kept per family (and for pages), newest first: a few branches' worth
-
-
-def sha256_file(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def digest_tree(root: Path, parts: Iterable[str]) -> dict[str, str]:
@@ -257,7 +256,7 @@ def _records(root: Path) -> dict:
 def outside_inputs(files: Iterable) -> dict[str, str]:
     """rel -> SHA-256 of the files read (SourceFiles) that lie outside INPUT_PARTS, which the
     build key does not cover: a family may read a file that a document names."""
-    folders = tuple(p + "/" for p in INPUT_PARTS if "." not in p)
+    folders = tuple(p + "/" for p in INPUT_FOLDERS)
     return {f.rel: f.sha256 for f in files if f.rel not in INPUT_PARTS and not f.rel.startswith(folders)}
 
 
@@ -284,13 +283,14 @@ def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:
 
 
 def output_intact(out_dir: Path, manifest_sha: str) -> bool:
+    """out_dir's manifest.json is the recorded one and its files are as it lists, no more and
+    no fewer: the check the build's verify stage makes on the staged output."""
+    from sitegen.verify import file_checks
+
     manifest_path = out_dir / "manifest.json"
     try:
         if sha256_file(manifest_path) != manifest_sha:
             return False
-        expected = json.loads(manifest_path.read_bytes())["files"]
-        found = digest_tree(out_dir, [""])
+        return file_checks(out_dir, json.loads(manifest_path.read_bytes())["files"]) == []
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    found.pop("manifest.json", None)
-    return found == expected

@@ -69,6 +69,12 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def sha256_file(path: Path) -> str:
+    """A file's SHA-256, read in blocks (never whole in memory)."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
 def rel_path(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
@@ -249,8 +255,7 @@ def size_problem(rel: str, size: int, max_bytes: int) -> Problem | None:
 
 def _streamed_source(path: Path, rel: str, size: int) -> SourceFile:
     """A file's identity without holding its bytes (one that is too large to read)."""
-    with path.open("rb") as fh:
-        return SourceFile(rel, hashlib.file_digest(fh, "sha256").hexdigest(), size)
+    return SourceFile(rel, sha256_file(path), size)
 
 
 def read_bytes(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -> tuple[SourceFile, bytes | None]:

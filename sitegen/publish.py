@@ -31,6 +31,7 @@ import orjson
 
 from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
 from sitegen.errors import BuildError
+from sitegen.incremental import INPUT_FOLDERS
 from sitegen.load import sha256_bytes
 
 STAGING_PREFIX = ".sitegen-staging-"
@@ -63,7 +64,7 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
         raise BuildError(f"--out {out_dir} is a file, not a directory; sitegen will not replace it")
     if out == root or out in root.parents:
         raise BuildError(f"--out {out_dir} would replace the site repository itself; choose a folder inside it such as _site")
-    for part in ("content", "data", "templates", "assets", "schemas"):
+    for part in INPUT_FOLDERS:
         src = root / part
         if out == src or src in out.parents:
             raise BuildError(f"--out {out_dir} is inside the input folder {part}/; choose another folder")

@@ -41,9 +41,10 @@ from sitegen import progress, publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import SitegenError
+from sitegen.incremental import INPUT_PARTS
 from sitegen.netlify import HeaderRule, headers_for, load_header_rules
 
-WATCHED = ("content", "data", "templates", "assets", "pyproject.toml", "netlify.toml")
+WATCHED = INPUT_PARTS + ("netlify.toml",)  # what the build reads, and the headers it is served with
 POLL_SECONDS = 0.3
 QUIET_SECONDS = 0.3  # a burst of saves (an editor, a formatter, git) is built once it has settled
 KEEPALIVE_SECONDS = 15  # an idle event stream sends a comment this often, so a closed tab is noticed

@@ -14,7 +14,7 @@ import pytest
 from sitegen.build import validate
 from sitegen.config import Limits, load_config
 from sitegen.errors import InputError, Problem
-from sitegen.load import Loaded, read_json, read_jsonl
+from sitegen.load import Loaded, SourceFile, read_json, read_jsonl
 
 from conftest import BIBLES_DIR, CELLS_REL, SWEEP_REL, find_cell_line, read_sweep, rewrite_cell_line, run_cli, two_standard_scores, write_sweep
 
@@ -127,13 +127,20 @@ def test_a_key_over_the_length_limit_in_a_json_document_is_a_problem_at_its_obje
     assert str(p) == f"{SWEEP_REL} $.models[2]: expected a key of at most 20,000 characters; found 20,001 characters"
 
 
-def test_escapes_count_as_the_characters_they_stand_for(tmp_path):
+def read_jsonl_text(tmp_path: Path, text: str, limits: Limits) -> tuple[Loaded, SourceFile, list]:
+    """data/x.jsonl holding `text`, read under `limits`: what was loaded, the file, its records."""
     p = tmp_path / "data" / "x.jsonl"
     p.parent.mkdir()
-    # 40 characters of text, 5 characters of string: within a limit of 5; 6 are not
-    p.write_text('{"s": "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"}\n["\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"]\n', encoding="utf-8")
+    p.write_text(text, encoding="utf-8")
     loaded = Loaded()
-    _src, records = read_jsonl(tmp_path, p, loaded, Limits(max_string_chars=5))
+    src, records = read_jsonl(tmp_path, p, loaded, limits)
+    return loaded, src, records
+
+
+def test_escapes_count_as_the_characters_they_stand_for(tmp_path):
+    # 40 characters of text, 5 characters of string: within a limit of 5; 6 are not
+    loaded, _src, records = read_jsonl_text(tmp_path, '{"s": "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"}\n["\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"]\n',
+                                            Limits(max_string_chars=5))
     assert [r.line for r in records] == [1]
     assert [str(x) for x in loaded.problems] == ["data/x.jsonl:2 $[0]: expected a string of at most 5 characters; found 6 characters"]
 
@@ -150,12 +157,8 @@ def test_a_jsonl_file_over_the_record_limit_stops_with_one_problem(site_copy):
 
 
 def test_reading_stops_at_the_record_limit(tmp_path):
-    p = tmp_path / "data" / "x.jsonl"
-    p.parent.mkdir()
-    p.write_text("{}\n{}\n{}\nnot json\n{}\n", encoding="utf-8")
-    loaded = Loaded()
-    src, records = read_jsonl(tmp_path, p, loaded, Limits(max_records=3))
+    loaded, src, records = read_jsonl_text(tmp_path, "{}\n{}\n{}\nnot json\n{}\n", Limits(max_records=3))
     assert [r.line for r in records] == [1, 2, 3]
     # the bad line after the limit is never parsed: one problem, not one per line read on
     assert [str(x) for x in loaded.problems] == ["data/x.jsonl:4: expected a file of at most 3 records (lines); found more (reading stopped at this line)"]
-    assert src.size == p.stat().st_size  # the file's identity is still its whole content
+    assert src.size == (tmp_path / "data" / "x.jsonl").stat().st_size  # the file's identity is still its whole content
