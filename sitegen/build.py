@@ -32,7 +32,7 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import InputError, Problem
 from sitegen.families import FAMILIES, Outputs, Page
-from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_markdown, rel_path
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
 CACHE_DIR = incremental.CACHE_DIR
 
@@ -72,6 +72,8 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     """With a cache and the families' keys, a family whose entry is there is not read again."""
     root = config.root
     loaded = Loaded()
+    # Whatever reads them, and whether or not the cache holds the families' results.
+    loaded.problems.extend(input_problems(root, incremental.INPUT_PARTS))
     # content/<family>/ belongs to that family: not published at all when the family is not
     # enabled, and not rendered as plain pages when the family renders it itself.
     claimed = tuple(f"content/{f.content_dir}/" for f in FAMILIES.values() if f.content_dir)
@@ -394,11 +396,11 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                 writer.write(f"{fig.name}.vl.json", r.spec)
                 writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
             for rel in o.raw_files:
-                writer.write(f"raw/{rel}", (root / rel).read_bytes())
+                writer.write(f"raw/{rel}", input_bytes(root, root / rel))
             for rel, data in sorted(o.files.items()):
                 writer.write(rel, data)
         for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
-            writer.write(rel_path(root, p), p.read_bytes())
+            writer.write(rel_path(root, p), input_bytes(root, p))
         # last: the downloads page and SHA256SUMS list the bytes of everything written above
         site = _site_context(config, outputs)
         index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))

@@ -48,7 +48,16 @@ def _real_time(v: str) -> str:
     return v
 
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._/-]*$", max_length=120)]
+def normal_segments(v: str) -> str:
+    """A path-like value is normal: it names one place, so a slug cannot become two outputs
+    (x and x/.) nor a contract path climb out of its folder (content/../../x.md). The patterns
+    already refuse empty segments and a trailing slash."""
+    if any(seg in (".", "..") for seg in v.split("/")):
+        raise ValueError("a path without '.' or '..' segments")
+    return v
+
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*$", max_length=120), AfterValidator(normal_segments)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_real_date)]
 IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"), AfterValidator(_real_time)]

@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from sitegen.errors import Problem, short_repr
-from sitegen.fields import IsoTime, NoControl, Slug
+from sitegen.fields import IsoTime, NoControl, Slug, normal_segments
 
 Fingerprint = Annotated[str, StringConstraints(pattern=r"^([0-9a-f]{32}|[0-9a-f]{64})$")]
-ContentPath = Annotated[str, StringConstraints(pattern=r"^content/[A-Za-z0-9._/-]+\.md$", max_length=300)]
+ContentPath = Annotated[str, StringConstraints(pattern=r"^content/([A-Za-z0-9._-]+/)*[A-Za-z0-9._-]+\.md$", max_length=300), AfterValidator(normal_segments)]
 
 
 class _Strict(BaseModel):

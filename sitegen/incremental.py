@@ -41,7 +41,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable
 
-from sitegen.load import sha256_file
+from sitegen.load import sha256_file, walk_inputs
 
 CACHE_DIR = ".sitegen-cache"
 # Everything a build reads from the site repository (build.py, the families' load, templates,
@@ -53,23 +53,23 @@ KEEP_PER_KIND = 6  # entries kept per family (and for pages), newest first: a fe
 
 
 def digest_tree(root: Path, parts: Iterable[str]) -> dict[str, str]:
-    """relative path -> SHA-256 of every file under each part (a folder or a file) of root,
-    sorted. A missing part contributes nothing."""
-    paths: dict[str, Path] = {}
-    for part in parts:
-        base = root / part
-        if base.is_file():
-            paths[part] = base
-            continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames.sort()
-            for name in filenames:
-                p = Path(dirpath) / name
-                paths[p.relative_to(root).as_posix()] = p
-    names = sorted(paths)
+    """relative path -> SHA-256 of every input under each part (a folder or a file) of root,
+    sorted (load.walk_inputs). An entry that is not an input (a FIFO, a symlink out of the
+    repository) is never opened: it maps to what it is, so its arrival changes the key and the
+    build that follows refuses it. A missing part contributes nothing."""
+    inputs, others = walk_inputs(root, parts)
     # hashlib and file reads release the GIL: two threads hash a 100x site's ~300 MB in half the time
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(names, pool.map(sha256_file, [paths[n] for n in names])))
+        hashes = dict(zip(inputs, pool.map(_hash_or_why, inputs.values())))
+    hashes.update((rel, f"not an input: {what}") for rel, what in others.items())
+    return dict(sorted(hashes.items()))
+
+
+def _hash_or_why(path: Path) -> str:
+    try:
+        return sha256_file(path)
+    except OSError as exc:  # unreadable: the reader that opens it reports it by name
+        return f"unreadable: {exc.strerror or exc}"
 
 
 def key_of(*parts: Any) -> str:

@@ -7,21 +7,26 @@ standard library's C scanner with an ``object_pairs_hook`` sees every pair.
 Every reader takes the site's `Limits` (sitegen.config): a file over `max_file_bytes`, a JSON
 string over `max_string_chars` or a JSONL file over `max_records` lines is a Problem, so a
 runaway artifact fails the build with one clear line instead of exhausting memory or time.
+
+Only regular files inside the repository are inputs (`input_target`): every reader and walker
+of the build goes through `open_input` or `walk_inputs`, so a committed symlink to a host file,
+a FIFO or a device is one problem naming it and is never opened.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
-from sitegen.errors import Problem, short_repr
+from sitegen.errors import InputError, Problem, short_repr
 
 if TYPE_CHECKING:  # only for annotations: sitegen.config imports this module (through contract)
     from sitegen.config import Limits
@@ -69,9 +74,22 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _open_regular(path: Path | str, flags: int = 0) -> BinaryIO:
+    """A regular file opened for reading; anything else is an OSError and is not opened (a
+    FIFO would block the open or the read forever, a device such as /dev/zero never ends).
+    O_NONBLOCK makes a FIFO swapped in since the stat fail at once instead of waiting."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(f"not a regular file: {path}")
+    fh = os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | flags), "rb")
+    if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+        fh.close()
+        raise OSError(f"not a regular file: {path}")
+    return fh
+
+
 def sha256_file(path: Path) -> str:
-    """A file's SHA-256, read in blocks (never whole in memory)."""
-    with path.open("rb") as fh:
+    """A regular file's SHA-256, read in blocks (never whole in memory); OSError for anything else."""
+    with _open_regular(path) as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
@@ -79,14 +97,98 @@ def rel_path(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
+def is_editor_dropping(name: str) -> bool:
+    """An editor's lock, swap or backup file beside the one being edited (emacs's .#name is a
+    dangling symlink): never an input, skipped without a word, so a build run mid-edit works."""
+    return name.startswith(".#") or name.endswith(("~", ".swp", ".swo", ".swx"))
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def input_target(root: Path, path: Path) -> tuple[Path | None, str]:
+    """(the regular file to read, "") when `path` is an input, else (None, what is there).
+
+    Only regular files inside the repository are inputs. A symlink is one when its target,
+    fully resolved, is a regular file under root: a committed link to /etc/passwd or
+    /proc/self/environ would otherwise publish the build host's files, and a FIFO or a device
+    would hang the build, so what fails the rule is only ever stat'ed."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return None, "no such file"
+    except OSError as exc:
+        return None, f"a path that cannot be read ({exc.strerror})"
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    if os.path.commonpath([real, base]) != base:
+        return None, "a symlink to a path outside it" if is_link else "a path that leads outside it"
+    try:
+        mode = os.stat(real).st_mode
+    except OSError as exc:
+        return None, "a dangling symlink" if isinstance(exc, FileNotFoundError) else f"a symlink that cannot be followed ({exc.strerror})"
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        return None, f"a symlink to {kind}" if is_link else kind
+    return Path(real), ""
+
+
+def not_an_input(rel: str, found: str) -> Problem:
+    return Problem(rel, None, "", "a regular file inside the repository", found)
+
+
+def open_input(root: Path, path: Path) -> BinaryIO:
+    """The input at `path` opened for reading, or an InputError naming it (see input_target)."""
+    rel = rel_path(root, path)
+    target, found = input_target(root, path)
+    if target is None:
+        raise InputError([not_an_input(rel, found)])
+    try:  # O_NOFOLLOW: the resolved path is no symlink, unless one was put there since
+        return _open_regular(target, os.O_NOFOLLOW)
+    except OSError as exc:
+        raise InputError([Problem(rel, None, "", "a readable regular file", exc.strerror or str(exc))]) from None
+
+
+def input_bytes(root: Path, path: Path) -> bytes:
+    """The whole of an input a reader has already accepted (a raw record to publish, an asset),
+    under the same rule."""
+    with open_input(root, path) as fh:
+        return fh.read()
+
+
+def walk_inputs(root: Path, parts: Iterable[str]) -> tuple[dict[str, Path], dict[str, str]]:
+    """Every file under each part (a folder or a file) of root, by POSIX relative path, sorted:
+    the inputs (rel -> the regular file to read) and every other entry (rel -> what it is, see
+    input_target). Editor droppings are skipped; symlinked folders are not followed (a symlink
+    to a file is checked like any file). A missing part contributes nothing."""
+    found: dict[str, tuple[Path | None, str]] = {}
+    for part in parts:
+        base = root / part
+        if not base.is_dir():
+            if os.path.lexists(base) and not is_editor_dropping(base.name):
+                found[rel_path(root, base)] = input_target(root, base)
+            continue
+        for dirpath, _dirnames, filenames in os.walk(base):
+            for name in filenames:
+                if not is_editor_dropping(name):
+                    p = Path(dirpath) / name
+                    found[rel_path(root, p)] = input_target(root, p)
+    inputs = {rel: target for rel, (target, _) in sorted(found.items()) if target is not None}
+    others = {rel: what for rel, (target, what) in sorted(found.items()) if target is None}
+    return inputs, others
+
+
+def input_problems(root: Path, parts: Iterable[str]) -> list[Problem]:
+    """A problem for every entry under `parts` that is not an input (see walk_inputs)."""
+    return [not_an_input(rel, what) for rel, what in walk_inputs(root, parts)[1].items()]
+
+
 def discover(root: Path, sub: str, suffixes: tuple[str, ...]) -> list[Path]:
-    """Files under root/sub with the given suffixes, sorted by their POSIX relative path
-    (independent of locale and of the order the file system lists them)."""
-    base = root / sub
-    if not base.is_dir():
-        return []
-    found = [p for p in base.rglob("*") if p.is_file() and p.suffix in suffixes]
-    return sorted(found, key=lambda p: rel_path(root, p))
+    """The inputs under root/sub with the given suffixes, sorted by their POSIX relative path
+    (independent of locale and of the order the file system lists them). What is not an
+    input is left out here and reported by input_problems."""
+    inputs, _others = walk_inputs(root, [sub])
+    return [root / rel for rel in inputs if Path(rel).suffix in suffixes]
 
 
 class _DupDict(dict):
@@ -253,22 +355,36 @@ def size_problem(rel: str, size: int, max_bytes: int) -> Problem | None:
     return Problem(rel, None, "", f"a file of at most {max_bytes:,} bytes", f"{size:,} bytes")
 
 
-def _streamed_source(path: Path, rel: str, size: int) -> SourceFile:
+def _streamed_source(fh: BinaryIO, rel: str, size: int) -> SourceFile:
     """A file's identity without holding its bytes (one that is too large to read)."""
-    return SourceFile(rel, sha256_file(path), size)
+    return SourceFile(rel, hashlib.file_digest(fh, "sha256").hexdigest(), size)
 
 
-def read_bytes(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -> tuple[SourceFile, bytes | None]:
+def _open_or_report(root: Path, path: Path, loaded: Loaded) -> BinaryIO | None:
+    try:
+        return open_input(root, path)
+    except InputError as exc:
+        loaded.problems.extend(exc.problems)
+        loaded.incomplete.add(rel_path(root, path))
+        return None
+
+
+def read_bytes(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -> tuple[SourceFile | None, bytes | None]:
+    """(identity, bytes) of an input; (None, None) when it is not one, its problem reported."""
     rel = rel_path(root, path)
-    size = path.stat().st_size
-    too_large = size_problem(rel, size, as_limits(limits).max_file_bytes)
-    if too_large is not None:  # refused before reading: the limit is there to protect memory
-        src = _streamed_source(path, rel, size)
-        loaded.files.append(src)
-        loaded.problems.append(too_large)
-        loaded.incomplete.add(rel)
-        return src, None
-    data = path.read_bytes()
+    fh = _open_or_report(root, path, loaded)
+    if fh is None:
+        return None, None
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
+        too_large = size_problem(rel, size, as_limits(limits).max_file_bytes)
+        if too_large is not None:  # refused before reading: the limit is there to protect memory
+            src = _streamed_source(fh, rel, size)
+            loaded.files.append(src)
+            loaded.problems.append(too_large)
+            loaded.incomplete.add(rel)
+            return src, None
+        data = fh.read()
     src = SourceFile(rel, sha256_bytes(data), len(data))
     loaded.files.append(src)
     return src, data
@@ -284,7 +400,7 @@ def decode_utf8(data: bytes, rel: str, problems: list[Problem]) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-def read_json(root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None) -> tuple[SourceFile, JsonRecord | None]:
+def read_json(root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None) -> tuple[SourceFile | None, JsonRecord | None]:
     limits = as_limits(limits)
     src, data = read_bytes(root, path, loaded, limits)
     if data is None:
@@ -336,38 +452,50 @@ class JsonlReader:
     file. `source` (path, SHA-256, size) is complete once the chunks are exhausted."""
 
     def __init__(self, root: Path, path: Path, loaded: Loaded, limits: "Limits | int", screen: Callable[[str], bool] | None = None):
-        self.path, self.loaded, self.limits, self.screen = path, loaded, as_limits(limits), screen
+        self.root, self.path, self.loaded, self.limits, self.screen = root, path, loaded, as_limits(limits), screen
         self.rel = rel_path(root, path)
         self.source: SourceFile | None = None
 
+    @property
+    def size(self) -> int:
+        """The file's size in bytes (map_chunks' choice), 0 when it is not an input."""
+        target, _ = input_target(self.root, self.path)
+        return os.stat(target).st_size if target is not None else 0
+
     def raw_chunks(self, size: int = 5000) -> Iterator[RawChunk]:
-        n_bytes = self.path.stat().st_size
+        fh = _open_or_report(self.root, self.path, self.loaded)
+        if fh is None:
+            return
+        with fh:
+            yield from self._chunks(fh, size)
+
+    def _chunks(self, fh: BinaryIO, size: int) -> Iterator[RawChunk]:
+        n_bytes = os.fstat(fh.fileno()).st_size
         too_large = size_problem(self.rel, n_bytes, self.limits.max_file_bytes)
         if too_large is not None:
-            self._done(_streamed_source(self.path, self.rel, n_bytes))
+            self._done(_streamed_source(fh, self.rel, n_bytes))
             self.loaded.problems.append(too_large)
             self.loaded.incomplete.add(self.rel)
             return
         max_records, max_chars = self.limits.max_records, self.limits.max_string_chars
         digest = hashlib.sha256()
         first, lines = 1, []
-        with self.path.open("rb") as fh:
-            for raw in fh:
-                if first + len(lines) > max_records:
-                    # Stop parsing here: one problem, not one per line of a runaway file. The
-                    # rest is only hashed, so the file's identity stays its whole content.
-                    self.loaded.problems.append(Problem(self.rel, max_records + 1, "", f"a file of at most {max_records:,} records (lines)",
-                                                        "more (reading stopped at this line)"))
-                    self.loaded.incomplete.add(self.rel)
-                    digest.update(raw)
-                    while block := fh.read(1 << 20):
-                        digest.update(block)
-                    break
+        for raw in fh:
+            if first + len(lines) > max_records:
+                # Stop parsing here: one problem, not one per line of a runaway file. The
+                # rest is only hashed, so the file's identity stays its whole content.
+                self.loaded.problems.append(Problem(self.rel, max_records + 1, "", f"a file of at most {max_records:,} records (lines)",
+                                                    "more (reading stopped at this line)"))
+                self.loaded.incomplete.add(self.rel)
                 digest.update(raw)
-                lines.append(raw)
-                if len(lines) >= size:
-                    yield RawChunk(self.rel, first, lines, max_chars)
-                    first, lines = first + len(lines), []
+                while block := fh.read(1 << 20):
+                    digest.update(block)
+                break
+            digest.update(raw)
+            lines.append(raw)
+            if len(lines) >= size:
+                yield RawChunk(self.rel, first, lines, max_chars)
+                first, lines = first + len(lines), []
         if lines:
             yield RawChunk(self.rel, first, lines, max_chars)
         self._done(SourceFile(self.rel, digest.hexdigest(), n_bytes))

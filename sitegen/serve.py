@@ -42,6 +42,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import INPUT_PARTS
+from sitegen.load import is_editor_dropping
 from sitegen.netlify import HeaderRule, headers_for, load_header_rules
 
 WATCHED = INPUT_PARTS + ("netlify.toml",)  # what the build reads, and the headers it is served with
@@ -65,10 +66,6 @@ CONTENT_TYPES = {
     ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".woff2": "font/woff2",
 }
 
-# Files editors write beside the one being edited; they would trigger a rebuild on every keystroke.
-EDITOR_TEMP_SUFFIXES = (".swp", ".swx", ".swo", "~")
-EDITOR_TEMP_PREFIXES = (".#",)
-
 Signature = frozenset[tuple[str, int, int]]
 
 
@@ -82,7 +79,7 @@ def input_signature(root: Path) -> Signature:
     for name in WATCHED:
         top = root / name
         for p in top.rglob("*") if top.is_dir() else [top]:
-            if p.name.endswith(EDITOR_TEMP_SUFFIXES) or p.name.startswith(EDITOR_TEMP_PREFIXES):
+            if is_editor_dropping(p.name):  # would trigger a rebuild on every keystroke
                 continue
             try:
                 st = p.stat()

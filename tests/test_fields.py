@@ -1,11 +1,13 @@
-"""The shared string types: free text without control characters, names without bidi tricks."""
+"""The shared string types: free text without control characters, names without bidi tricks,
+slugs and contract paths that name one place."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from sitegen.fields import Name, Text
+from sitegen.fields import Name, Slug, Text
+from sitegen.freeze import ContentPath
 
 
 class Row(BaseModel):
@@ -37,3 +39,27 @@ def test_a_name_is_one_line_without_bidi_controls(bad):
         Row(name=f"GPT{bad}5", text="fine")
     assert exc.value.errors()[0]["loc"] == ("name",)
     Row(name="ok", text=f"prose may carry it: {bad}")  # the same character is fine in prose
+
+
+class Named(BaseModel):
+    slug: Slug
+    path: ContentPath
+
+
+@pytest.mark.parametrize("slug", ["x", "gpt-5.1", "canonic/drama", "a/b.c/d_e"])
+def test_normal_slugs_pass(slug):
+    Named(slug=slug, path="content/canonic/bibles/x.md")
+
+
+@pytest.mark.parametrize("slug", ["x/", "x/.", "x/./y", "x//y", "x/..", "x/../y", ".x", "/x"])
+def test_a_slug_is_normal_segments_without_dots_or_empty_ones(slug):
+    with pytest.raises(ValidationError) as exc:
+        Named(slug=slug, path="content/x.md")
+    assert [e["loc"] for e in exc.value.errors()] == [("slug",)]
+
+
+@pytest.mark.parametrize("path", ["content/../../x.md", "content/a/../../../x.md", "content/./x.md", "content//x.md", "content/x/.md"])
+def test_a_contract_path_cannot_climb_out_or_be_unnormal(path):
+    with pytest.raises(ValidationError) as exc:
+        Named(slug="x", path=path)
+    assert [e["loc"] for e in exc.value.errors()] == [("path",)]

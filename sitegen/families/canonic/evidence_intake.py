@@ -12,6 +12,7 @@ record is not optional: without it nothing proves the inputs are the ones that w
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from sitegen.config import Limits
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
-from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_json, sha256_bytes, size_problem
+from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_bytes, read_json
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
@@ -50,7 +51,7 @@ def read_model(root: Path, rel: str, model, loaded: Loaded, limits: Limits, requ
     """One Canonic JSON document: read (a missing file is a problem only when required),
     screened for aggregate keys, then validated against MODEL. (source, model or None)."""
     path = root / rel
-    if not path.is_file():
+    if not os.path.lexists(path):  # anything else there is refused by read_json, by name
         if required:
             loaded.problems.append(Problem(rel, None, "", "this file (the Canonic family needs it)", "no such file"))
         return None, None
@@ -84,7 +85,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
         loaded.problems.append(Problem(FREEZE_FILE, None, "$.schema", '"canonic.freeze/1"', short_repr(freeze.schema_)))
     # A path names the file to fingerprint: when there is none, the fix is in this record.
     for i, item in enumerate(freeze.items):
-        if item.path is not None and not (root / item.path).is_file():
+        if item.path is not None and not os.path.lexists(root / item.path):
             loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", "an existing file", f"{short_repr(item.path)} (no such file)"))
     if sweep is None:
         return FreezeResult(src, freeze.frozen_at, [], [])
@@ -98,19 +99,21 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
     for sh in sweep.shows:
         i, item = items.get(sh.id, (None, None))
         path = item.path if item is not None and item.path else f"content/canonic/bibles/{sh.id}.md"
-        if not (root / path).is_file():
+        if not os.path.lexists(root / path):
             if item is not None and not item.path:  # an explicit path is reported above
                 loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", f"the path of the Show Bible of {sh.name} (there is none at {path})", "nothing"))
             # No fingerprint to compare; without an item at all, freeze_mod.check says so.
             wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
-        too_large = size_problem(path, (root / path).stat().st_size, limits.max_file_bytes)
-        if too_large is not None:  # not read: the same problem as the page's own read reports
-            loaded.problems.append(too_large)
+        # Read as the page's own read reads it (a file over the size limit or one that is not
+        # an input gives the same problem), without counting it among the files read twice.
+        scratch = Loaded()
+        doc, data = read_bytes(root, root / path, scratch, limits)
+        loaded.problems.extend(scratch.problems)
+        if data is None:
             wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
-        data = (root / path).read_bytes()
-        documents.append(SourceFile(path, sha256_bytes(data), len(data)))
+        documents.append(doc)
         wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data)))
     wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks)))
     return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
@@ -195,11 +198,11 @@ def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
 
 def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:
     path = root / OUTPUTS_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, None
     reader = JsonlReader(root, path, loaded, limits)
     parts = []
-    for table, found in map_chunks(_output_chunk, reader.raw_chunks(5000), path.stat().st_size):
+    for table, found in map_chunks(_output_chunk, reader.raw_chunks(5000), reader.size):
         loaded.problems.extend(found)
         parts.append(table)
     if not parts:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from functools import partial
 from dataclasses import dataclass
@@ -99,18 +100,18 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
     problems = loaded.problems
     sweep_path, cells_path = root / SWEEP_FILE, root / CELLS_FILE
     for p, rel in ((sweep_path, SWEEP_FILE), (cells_path, CELLS_FILE)):
-        if not p.is_file():
+        if not os.path.lexists(p):  # anything else there is refused by the reader, by name
             problems.append(Problem(rel, None, "", "this file (the Canonic family is enabled)", "no such file"))
 
-    sweep_src, sweep = _load_sweep(root, loaded, limits) if sweep_path.is_file() else (None, None)
+    sweep_src, sweep = _load_sweep(root, loaded, limits) if os.path.lexists(sweep_path) else (None, None)
 
     tables: dict[str, pa.Table] | None = None
     reader = None
-    if cells_path.is_file():
+    if os.path.lexists(cells_path):
         # The cells are checked even when the sweep is broken (their shape still can be).
         reader = JsonlReader(root, cells_path, loaded, limits)
         parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
-        for chunk_tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), cells_path.stat().st_size):
+        for chunk_tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), reader.size):
             problems.extend(found)
             for t, table in (chunk_tables or {}).items():
                 parts[t].append(table)

@@ -11,6 +11,7 @@ median and ChronicleBench Score recomputed.
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 from dataclasses import dataclass, replace
@@ -23,7 +24,7 @@ from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
-from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_json, read_jsonl, read_markdown
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, read_json, read_jsonl, read_markdown
 from sitegen.families.chronicle.models import (
     DIMENSIONS, PLACEHOLDER, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, WindowScore,
 )
@@ -117,7 +118,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
 
     def read_model(rel, model):
         p = root / rel
-        if not p.is_file():
+        if not os.path.lexists(p):
             out.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
             return None
         src, rec = read_json(root, p, loaded, limits)
@@ -149,7 +150,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     frozen = []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
-                                    text_fingerprint((root / PROTOCOL_DOC).read_bytes()))]
+                                    text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted, out)
     if len(out) > n_before or None in (cohort, archive, freeze, protocol, protocol_meta):
         return None
@@ -180,7 +181,7 @@ def _check_band(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -
 def _read_lines(root, rel, adapter, loaded, limits, files):
     """(validated records, their lines, the lines that state the score under its archived name)."""
     p = root / rel
-    if not p.is_file():
+    if not os.path.lexists(p):
         loaded.problems.append(Problem(rel, None, "", "this file (the ChronicleBench family is enabled)", "no such file"))
         return [], [], set()
     src, records = read_jsonl(root, p, loaded, limits)
@@ -201,7 +202,7 @@ def _front_matter(model, doc: MarkdownDoc, loaded: Loaded):
 
 def _read_protocol(root: Path, loaded: Loaded, limits: Limits):
     p = root / PROTOCOL_DOC
-    if not p.is_file():
+    if not os.path.lexists(p):
         loaded.problems.append(Problem(PROTOCOL_DOC, None, "", "the frozen protocol document", "no such file"))
         return None, None
     doc = read_markdown(root, p, loaded, limits)

@@ -13,6 +13,7 @@ for the candidate and for the reference.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,7 @@ def expected_checks(item: Item) -> Counter:
 
 def _lines(root, rel, adapter, loaded, limits, files):
     p = root / rel
-    if not p.is_file():
+    if not os.path.lexists(p):
         loaded.problems.append(Problem(rel, None, "", "this file (the NextChapterBench family is enabled)", "no such file"))
         return [], []
     src, records = read_jsonl(root, p, loaded, limits)
@@ -72,7 +73,7 @@ def load_nextchapter(root: Path, loaded: Loaded, limits: Limits) -> NextChapterI
     before = len(out)
     files: dict[str, SourceFile] = {}
     run = None
-    if not (root / RUN_FILE).is_file():
+    if not os.path.lexists(root / RUN_FILE):
         out.append(Problem(RUN_FILE, None, "", "this file (the NextChapterBench family is enabled)", "no such file"))
     else:
         src, rec = read_json(root, root / RUN_FILE, loaded, limits)

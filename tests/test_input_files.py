@@ -1,0 +1,149 @@
+"""Only regular files inside the repository are inputs, and every input a build reads is read
+whole by a reader that says what is wrong with it: a symlink out of the repository, a FIFO or a
+device is one problem naming it and is never opened; an editor's lock file is skipped; what
+`validate` accepts, `build` publishes (a byte-order mark, a large integer); a file nested too
+deep or holding a million problems gets a bounded report.
+
+Every command-line run carries run_cli's timeout, so a reader that blocked would fail the test
+instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sitegen.load import Loaded, read_json
+
+from conftest import CELLS_REL, FREEZE_REL, hash_tree, read_json as read_json_file, run_cli, write_json
+
+NOT_AN_INPUT = "expected a regular file inside the repository; found"
+
+
+def build_cli(root: Path, out: Path, *flags: str):
+    return run_cli("build", "--root", str(root), "--out", str(out), *flags)
+
+
+def problem_lines(r) -> list[str]:
+    """The problem lines of a run that must have failed on its inputs (exit 1, no traceback)."""
+    text = r.stdout + r.stderr
+    assert r.returncode == 1, text
+    assert "Traceback" not in text and "unexpected" not in text, text
+    lines = text.splitlines()
+    start = next(i for i, t in enumerate(lines) if t.endswith("in the inputs:"))
+    return lines[start + 1:]
+
+
+def files_containing(tree: Path, needle: bytes) -> list[str]:
+    """The regular files under tree holding `needle` (symlinks not followed)."""
+    return sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*")
+                  if not p.is_symlink() and p.is_file() and needle in p.read_bytes())
+
+
+# --------------------------------------------------------------------------- what is an input
+
+
+def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_is_published(tmp_path, cached_site_copy):
+    site, out = cached_site_copy, tmp_path / "out"
+    assert build_cli(site, out).returncode == 0
+    before = hash_tree(out)
+    secret = b"MY_SECRET_TOKEN=s3cr3t-0f-the-build-host"
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "environ").write_bytes(secret + b"\n")
+    (host / "leak.md").write_bytes(b"---\ntitle: Leaked\n---\n" + secret + b"\n")
+    (site / "assets" / "env.txt").symlink_to(host / "environ")
+    (site / "content" / "leak.md").symlink_to(host / "leak.md")
+    (site / "data" / "canonic" / "zero.json").symlink_to("/dev/zero")
+
+    for r in (build_cli(site, out), run_cli("validate", "--root", str(site))):
+        assert problem_lines(r) == [
+            f"assets/env.txt: {NOT_AN_INPUT} a symlink to a path outside it",
+            f"content/leak.md: {NOT_AN_INPUT} a symlink to a path outside it",
+            f"data/canonic/zero.json: {NOT_AN_INPUT} a symlink to a path outside it",
+        ]
+        assert secret.decode() not in r.stdout + r.stderr
+    assert hash_tree(out) == before
+    assert files_containing(tmp_path, secret) == ["host/environ", "host/leak.md"]
+
+
+def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(tmp_path, cached_site_copy):
+    site, out = cached_site_copy, tmp_path / "out"
+    assert build_cli(site, out).returncode == 0
+    before = hash_tree(out)
+    cells = site / CELLS_REL
+    cells.unlink()
+    os.mkfifo(cells)  # read by the family: one problem, not also "no such file"
+    os.mkfifo(site / "data" / "canonic" / "notes.fifo")  # read by nobody, still in an input folder
+    expected = [f"{CELLS_REL}: {NOT_AN_INPUT} a FIFO", f"data/canonic/notes.fifo: {NOT_AN_INPUT} a FIFO"]
+    assert problem_lines(build_cli(site, out)) == expected
+    assert problem_lines(build_cli(site, out, "--no-cache")) == expected
+    assert problem_lines(run_cli("validate", "--root", str(site))) == expected
+    assert hash_tree(out) == before
+
+
+def test_an_emacs_lock_file_is_skipped_and_publishes_nothing(tmp_path, cached_site_copy):
+    site, out = cached_site_copy, tmp_path / "out"
+    # What emacs leaves beside a file being edited: a symlink to "user@host.pid:boot", dangling.
+    (site / "content" / ".#index.md").symlink_to("editor@host.4242:1764600000")
+    (site / "content" / "index.md~").write_text("---\ntitle: Backup\n---\nold\n", encoding="utf-8")
+    r = build_cli(site, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not [rel for rel in hash_tree(out) if ".#" in rel or "~" in rel or "Backup" in rel]
+    assert files_containing(out, b"editor@host") == []
+    assert build_cli(site, out).stdout.startswith("up to date")
+
+
+def test_a_symlink_to_a_file_inside_the_repository_is_read_as_that_file(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "real.json").write_text('{"a": 1}', encoding="utf-8")
+    (tmp_path / "data" / "alias.json").symlink_to("real.json")
+    (tmp_path / "data" / "dangling.json").symlink_to("gone.json")
+    loaded = Loaded()
+    src, rec = read_json(tmp_path, tmp_path / "data" / "alias.json", loaded, 1000)
+    assert (src.rel, rec.value, loaded.problems) == ("data/alias.json", {"a": 1}, [])
+    src, rec = read_json(tmp_path, tmp_path / "data" / "dangling.json", loaded, 1000)
+    assert (src, rec) == (None, None)
+    assert [str(p) for p in loaded.problems] == [f"data/dangling.json: {NOT_AN_INPUT} a dangling symlink"]
+
+
+# --------------------------------------------------------------------------- paths the contract names
+
+
+def test_a_freeze_path_cannot_climb_out_of_content(tmp_path, site_copy):
+    outside = tmp_path / "x.md"
+    outside.write_text("# not part of the site\n", encoding="utf-8")
+    freeze = read_json_file(site_copy, FREEZE_REL)
+    i = next(i for i, item in enumerate(freeze["items"]) if item["kind"] == "show-bible")
+    freeze["items"][i]["path"] = "content/../../x.md"
+    write_json(site_copy, FREEZE_REL, freeze)
+    lines = problem_lines(run_cli("validate", "--root", str(site_copy)))
+    assert len(lines) == 1 and lines[0].startswith(f"{FREEZE_REL} $.items[{i}].path: expected "), lines
+
+
+def test_a_freeze_path_through_a_symlinked_folder_is_refused_by_name(tmp_path, site_copy):
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    freeze = read_json_file(site_copy, FREEZE_REL)
+    i = next(i for i, item in enumerate(freeze["items"]) if item["kind"] == "show-bible")
+    bible = site_copy / freeze["items"][i]["path"]
+    (shelf / bible.name).write_bytes(bible.read_bytes())
+    (site_copy / "content" / "shelf").symlink_to(shelf)  # a folder: not walked, so not a page
+    freeze["items"][i]["path"] = f"content/shelf/{bible.name}"
+    write_json(site_copy, FREEZE_REL, freeze)
+    assert problem_lines(run_cli("validate", "--root", str(site_copy))) == [
+        f"content/shelf/{bible.name}: {NOT_AN_INPUT} a path that leads outside it"]
+
+
+@pytest.mark.parametrize("version", ["1/", "1/."])
+def test_a_slug_that_is_not_normal_is_refused_at_its_json_path(site_copy, version):
+    freeze = read_json_file(site_copy, FREEZE_REL)
+    i = next(i for i, item in enumerate(freeze["items"]) if item["kind"] == "task-set")
+    freeze["items"][i]["history"][-1]["version"] = version
+    write_json(site_copy, FREEZE_REL, freeze)
+    lines = problem_lines(run_cli("validate", "--root", str(site_copy)))
+    k = len(freeze["items"][i]["history"]) - 1
+    assert len(lines) == 1 and lines[0].startswith(f"{FREEZE_REL} $.items[{i}].history[{k}].version: expected "), lines
