@@ -197,14 +197,19 @@ class _DupDict(dict):
     dups: tuple[str, ...] = ()
 
 
-class _NonFinite:
-    """What the decoder puts where the text says NaN, Infinity or -Infinity (which Python's json
-    accepts but JSON does not): parsing goes on, and the tree walk then reports each by its path."""
+class _Refused:
+    """What the decoder puts where the text holds a number the build cannot take: NaN, Infinity
+    or -Infinity (which Python's json accepts but JSON does not), or an integer beyond 64 bits
+    (which DuckDB, Arrow and the published JSON cannot hold). Parsing goes on, and the tree walk
+    then reports each by its path."""
 
-    __slots__ = ("literal",)
+    __slots__ = ("literal", "expected")
 
-    def __init__(self, literal: str):
-        self.literal = literal
+    def __init__(self, literal: str, expected: str):
+        self.literal, self.expected = literal, expected
+
+
+INT64 = (-(2**63), 2**63 - 1)
 
 
 def _nodes(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, Any]]:
@@ -230,12 +235,23 @@ class _Decoder:
         self.max_string_chars = max_string_chars
         self.known: set[str] = set()
         self.flagged: set[str] = set()
-        self.dups = self.hits = self.nonfinite = 0
-        self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=self._constant)
+        self.dups = self.hits = self.refused = 0
+        self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=self._constant, parse_int=self._int)
 
-    def _constant(self, literal: str) -> _NonFinite:
-        self.nonfinite += 1
-        return _NonFinite(literal)
+    def _constant(self, literal: str) -> _Refused:
+        self.refused += 1
+        return _Refused(literal, "a finite JSON number")
+
+    def _int(self, literal: str) -> int | _Refused:
+        if len(literal) < 19:  # 18 digits and a sign at most: within 64 bits
+            return int(literal)
+        # More than 20 characters is out of range, and is never converted (Python refuses
+        # to convert an integer of over 4,300 digits at all).
+        if len(literal) <= 20 and INT64[0] <= (value := int(literal)) <= INT64[1]:
+            return value
+        self.refused += 1
+        return _Refused(literal if len(literal) <= 40 else f"an integer of {len(literal.lstrip('-')):,} digits",
+                        "an integer between -2^63 and 2^63-1")
 
     def _hook(self, pairs: list[tuple[str, Any]]) -> dict:
         d = dict(pairs)
@@ -256,18 +272,18 @@ class _Decoder:
         return d
 
     def decode(self, text: str) -> tuple[Any, bool, bool]:
-        """(value, had duplicate keys, had a screened key). A NaN or Infinity literal raises
-        ValueError naming the JSON path of each."""
-        self.dups = self.hits = self.nonfinite = 0
+        """(value, had duplicate keys, had a screened key). A number the build cannot take
+        (see _Refused) raises RefusedNumbers naming the JSON path of each."""
+        self.dups = self.hits = self.refused = 0
         value = self._json.decode(text)
-        if self.nonfinite:
-            raise NonFiniteError([(json_path(loc), v.literal) for loc, v in _nodes(value) if isinstance(v, _NonFinite)])
+        if self.refused:
+            raise RefusedNumbers([(json_path(loc), v) for loc, v in _nodes(value) if isinstance(v, _Refused)])
         return value, self.dups > 0, self.hits > 0
 
 
-class NonFiniteError(ValueError):
-    def __init__(self, found: list[tuple[str, str]]):
-        super().__init__(f"{len(found)} non-finite number literal(s)")
+class RefusedNumbers(ValueError):
+    def __init__(self, found: list[tuple[str, _Refused]]):
+        super().__init__(f"{len(found)} number(s) the build cannot take")
         self.found = found
 
 
@@ -323,8 +339,8 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
     decoder = decoder or _Decoder(None)
     try:
         value, had_dups, screened = decoder.decode(text)
-    except NonFiniteError as exc:
-        return None, [Problem(rel, line, path, "a finite JSON number", literal) for path, literal in exc.found], False
+    except RefusedNumbers as exc:
+        return None, [Problem(rel, line, path, v.expected, v.literal) for path, v in exc.found], False
     except ValueError as exc:  # json.JSONDecodeError
         if not isinstance(exc, json.JSONDecodeError):
             return None, [Problem(rel, line, "", "valid JSON", str(exc))], False

@@ -18,6 +18,7 @@ The build never writes a path twice, so a linked file is never opened for writin
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
@@ -194,7 +195,8 @@ def _discard(tree: Path) -> None:
 def _check_no_aggregate(rel: str, data: bytes) -> None:
     """The last door of the no-overall-score rule: nothing written may carry such a field."""
     if rel.endswith(".json"):
-        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(orjson.loads(data))]
+        # A raw record is published byte for byte, with the byte-order mark its reader allowed.
+        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(orjson.loads(data.removeprefix(codecs.BOM_UTF8)))]
     elif rel.endswith(".csv"):
         header = data.split(b"\n", 1)[0].decode("utf-8")
         found = [col for col in header.split(",") if is_aggregate_key(col)]

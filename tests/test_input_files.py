@@ -147,3 +147,51 @@ def test_a_slug_that_is_not_normal_is_refused_at_its_json_path(site_copy, versio
     lines = problem_lines(run_cli("validate", "--root", str(site_copy)))
     k = len(freeze["items"][i]["history"]) - 1
     assert len(lines) == 1 and lines[0].startswith(f"{FREEZE_REL} $.items[{i}].history[{k}].version: expected "), lines
+
+
+# --------------------------------------------------------------------------- what validate accepts, build publishes
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_is_accepted_by_validate_and_build_alike_and_published_as_it_is(tmp_path, cached_site_copy):
+    site, out = cached_site_copy, tmp_path / "out"
+    marked = ["data/canonic/sweep.json", "data/chronicle/cohort.json", CELLS_REL, "content/index.md"]
+    for rel in marked:
+        (site / rel).write_bytes(BOM + (site / rel).read_bytes())
+    v = run_cli("validate", "--root", str(site))
+    assert v.returncode == 0, v.stdout + v.stderr
+    b = build_cli(site, out)
+    assert b.returncode == 0, b.stdout + b.stderr
+    for rel in marked[:3]:  # the raw records, byte for byte
+        assert (out / "raw" / rel).read_bytes() == (site / rel).read_bytes()
+    assert run_cli("verify", str(out)).returncode == 0
+
+
+def test_an_integer_beyond_64_bits_is_refused_by_validate_and_build_alike_at_its_path(tmp_path, site_copy):
+    rel = "data/chronicle/reference.jsonl"
+    lines = (site_copy / rel).read_text(encoding="utf-8").split("\n")
+    rec = json.loads(lines[0])
+    rec["gutenberg_id"] = 2**64
+    lines[0] = json.dumps(rec)
+    (site_copy / rel).write_text("\n".join(lines), encoding="utf-8")
+    expected = [f"{rel}:1 $.gutenberg_id: expected an integer between -2^63 and 2^63-1; found {2**64}"]
+    assert problem_lines(run_cli("validate", "--root", str(site_copy))) == expected
+    assert problem_lines(build_cli(site_copy, tmp_path / "out")) == expected
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_integer_range_is_signed_64_bits_and_every_integer_outside_is_named(tmp_path):
+    huge = "1" + "0" * 5000  # more digits than Python converts at all
+    (tmp_path / "n.json").write_text(f'{{"ok": [{2**63 - 1}, {-(2**63)}, 0], "big": [{2**63}, {-(2**63) - 1}, {huge}]}}', encoding="utf-8")
+    loaded = Loaded()
+    _src, rec = read_json(tmp_path, tmp_path / "n.json", loaded, 100_000)
+    assert rec is None
+    assert [str(p) for p in loaded.problems] == [
+        f"n.json $.big[0]: expected an integer between -2^63 and 2^63-1; found {2**63}",
+        f"n.json $.big[1]: expected an integer between -2^63 and 2^63-1; found {-(2**63) - 1}",
+        "n.json $.big[2]: expected an integer between -2^63 and 2^63-1; found an integer of 5,001 digits",
+    ]
+    (tmp_path / "n.json").write_text(json.dumps([2**63 - 1, -(2**63)]), encoding="utf-8")
+    _src, rec = read_json(tmp_path, tmp_path / "n.json", Loaded(), 100_000)
+    assert rec.value == [2**63 - 1, -(2**63)]
