@@ -6,13 +6,14 @@ the one-line-per-problem form the CLI prints, and writes their JSON Schemas into
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from sitegen.errors import Problem, short_repr
+from sitegen.errors import Problem, capped, short_repr
 from sitegen.load import json_path
 
 
@@ -42,16 +43,21 @@ def _found(err: dict) -> str:
 
 
 def problems_from(exc: ValidationError, locate: Callable[[tuple], tuple[str, int | None, tuple]]) -> list[Problem]:
-    """Map every pydantic error to a Problem. `locate(loc)` turns pydantic's location into
-    (file, line, location inside that document) - for a list of JSONL records the first
-    element of loc is the record index."""
-    out = []
-    for err in exc.errors(include_url=False):
-        rel, line, loc = locate(tuple(err["loc"]))
-        # pydantic appends the validator's own name for function-validators; drop it from paths.
-        loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith("function-")))
-        out.append(Problem(rel, line, json_path(loc), _expected(err), _found(err)))
+    """Map pydantic's errors to Problems, at most KEPT_PER_DOCUMENT per document (errors.capped).
+    `locate(loc)` turns pydantic's location into (file, line, location inside that document) -
+    for a list of JSONL records the first element of loc is the record index."""
+    located = ((locate(tuple(err["loc"])), err) for err in exc.errors(include_url=False))
+    out: list[Problem] = []
+    for _doc, group in itertools.groupby(located, key=lambda e: e[0][:2]):
+        out += capped(group, _problem)
     return out
+
+
+def _problem(located: tuple[tuple[str, int | None, tuple], dict]) -> Problem:
+    (rel, line, loc), err = located
+    # pydantic appends the validator's own name for function-validators; drop it from paths.
+    loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith("function-")))
+    return Problem(rel, line, json_path(loc), _expected(err), _found(err))
 
 
 def validate_one(model: type[BaseModel], value: Any, rel: str, line: int | None) -> tuple[BaseModel | None, list[Problem]]:

@@ -10,7 +10,11 @@ raising one InputError, so a maintainer fixes all of them in one pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, order=True)
@@ -22,11 +26,18 @@ class Problem:
     path: str  # JSON path such as $.judgments[0].anchors.voice, or "" for the whole file
     expected: str
     found: str
+    # Further problems of the same document that were counted but not itemised (see
+    # capped): the report says how many, without a million lines.
+    more: int = 0
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         path = f" {self.path}" if self.path else ""
         return f"{where}{path}: expected {self.expected}; found {self.found}"
+
+
+SHOWN_PER_FILE = 20  # problem lines an InputError shows per file: enough to see the pattern
+KEPT_PER_DOCUMENT = 1000  # problems made of one document's faults; the rest only counted
 
 
 class SitegenError(Exception):
@@ -41,13 +52,33 @@ class InputError(SitegenError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} in the inputs:"
-        return "\n".join([head, *(str(p) for p in self.problems)])
+        """Every problem counted; at most SHOWN_PER_FILE lines of them per file, then how many
+        more that file has (a runaway artifact would otherwise print a line per key)."""
+        n = sum(1 + p.more for p in self.problems)
+        lines = [f"{n:,} problem{'s' if n != 1 else ''} in the inputs:"]
+        for file, group in itertools.groupby(self.problems, key=lambda p: p.file):
+            group = list(group)
+            lines += [str(p) for p in group[:SHOWN_PER_FILE]]
+            hidden = sum(1 + p.more for p in group[SHOWN_PER_FILE:]) + sum(p.more for p in group[:SHOWN_PER_FILE])
+            if hidden:
+                lines.append(f"{file}: {hidden:,} more problem{'s' if hidden != 1 else ''} not shown")
+        return "\n".join(lines)
 
 
 class BuildError(SitegenError):
     """A stage could not complete for a reason other than invalid input."""
+
+
+def capped(faults: Iterable[T], make: Callable[[T], Problem]) -> list[Problem]:
+    """The problems of one document's faults: make(fault) for the first KEPT_PER_DOCUMENT,
+    the last of them counting the rest (`more`), which are never made. One line of a million
+    unknown keys is a million faults; as many Problems would take gigabytes to report twenty."""
+    faults = iter(faults)
+    out = [make(f) for f in itertools.islice(faults, KEPT_PER_DOCUMENT)]
+    rest = sum(1 for _ in faults)
+    if rest:
+        out[-1] = replace(out[-1], more=out[-1].more + rest)
+    return out
 
 
 def _problem_key(p: Problem) -> tuple:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
-from sitegen.errors import InputError, Problem, short_repr
+from sitegen.errors import InputError, Problem, capped, short_repr
 
 if TYPE_CHECKING:  # only for annotations: sitegen.config imports this module (through contract)
     from sitegen.config import Limits
@@ -330,17 +330,45 @@ def _string_problems(value: Any, text: str, rel: str, line: int | None, limit: i
     # within the limit needs no walk: the check costs one len() per document or line.
     if limit is None or len(text) <= limit:
         return []
-    return [Problem(rel, line, json_path(loc), f"a {kind} of at most {limit:,} characters", f"{n:,} characters")
-            for loc, kind, n in _long_strings(value, limit)]
+    return capped(_long_strings(value, limit),
+                  lambda f: Problem(rel, line, json_path(f[0]), f"a {f[1]} of at most {limit:,} characters", f"{f[2]:,} characters"))
+
+
+MAX_DEPTH = 200  # levels of nesting: far deeper than any artifact, far short of Python's recursion limit
+_DEPTH_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset where the text's nesting first goes beyond MAX_DEPTH, if it does. The decoder
+    and the tree walks here recurse once per level, and Python's recursion limit would end
+    them in a RecursionError naming no file; a deeper document is refused before it is parsed.
+    A text with fewer brackets than that cannot be as deep: one count() per line settles it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for m in _DEPTH_TOKEN.finditer(text):
+        c = text[m.start()]
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        elif c in "]}":
+            depth -= 1
+    return None
 
 
 def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | None = None) -> tuple[Any, list[Problem], bool]:
     """Parse one JSON document. Returns (value or None, problems, whether a screened key occurs)."""
     decoder = decoder or _Decoder(None)
+    deep = _too_deep(text)
+    if deep is not None:
+        at_line = line if line is not None else text.count("\n", 0, deep) + 1
+        column = deep - text.rfind("\n", 0, deep)
+        return None, [Problem(rel, at_line, "", f"JSON nested at most {MAX_DEPTH} levels deep", f"level {MAX_DEPTH + 1} at column {column}")], False
     try:
         value, had_dups, screened = decoder.decode(text)
     except RefusedNumbers as exc:
-        return None, [Problem(rel, line, path, v.expected, v.literal) for path, v in exc.found], False
+        return None, capped(exc.found, lambda f: Problem(rel, line, f[0], f[1].expected, f[1].literal)), False
     except ValueError as exc:  # json.JSONDecodeError
         if not isinstance(exc, json.JSONDecodeError):
             return None, [Problem(rel, line, "", "valid JSON", str(exc))], False
@@ -348,10 +376,8 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
         # already carries its line number), and the column. Some of its messages end in "at".
         detail = exc.msg.removesuffix(" at")
         return None, [Problem(rel, line if line is not None else exc.lineno, "", "valid JSON", f"{detail} at column {exc.colno}")], False
-    problems = [
-        Problem(rel, line, json_path(loc), "each key once per object", f"key {short_repr(k)} repeated")
-        for loc, k in (_find_dups(value) if had_dups else ())
-    ]
+    problems = capped(_find_dups(value) if had_dups else (),
+                      lambda f: Problem(rel, line, json_path(f[0]), "each key once per object", f"key {short_repr(f[1])} repeated"))
     problems += _string_problems(value, text, rel, line, decoder.max_string_chars)
     return value, problems, screened
 

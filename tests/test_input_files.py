@@ -18,7 +18,7 @@ import pytest
 
 from sitegen.load import Loaded, read_json
 
-from conftest import CELLS_REL, FREEZE_REL, hash_tree, read_json as read_json_file, run_cli, write_json
+from conftest import CELLS_REL, FREEZE_REL, PROBES_REL, hash_tree, read_json as read_json_file, run_cli, write_json
 
 NOT_AN_INPUT = "expected a regular file inside the repository; found"
 
@@ -195,3 +195,47 @@ def test_the_integer_range_is_signed_64_bits_and_every_integer_outside_is_named(
     (tmp_path / "n.json").write_text(json.dumps([2**63 - 1, -(2**63)]), encoding="utf-8")
     _src, rec = read_json(tmp_path, tmp_path / "n.json", Loaded(), 100_000)
     assert rec.value == [2**63 - 1, -(2**63)]
+
+
+# --------------------------------------------------------------------------- bounded reports
+
+
+def test_json_nested_a_thousand_deep_is_one_problem_naming_the_file_and_line(tmp_path, site_copy):
+    (site_copy / PROBES_REL).write_text("[" * 1000 + "]" * 1000, encoding="utf-8")
+    lines = (site_copy / CELLS_REL).read_text(encoding="utf-8").split("\n")
+    lines[2] = '{"a":' * 1000 + "1" + "}" * 1000
+    (site_copy / CELLS_REL).write_text("\n".join(lines), encoding="utf-8")
+    expected = [f"{CELLS_REL}:3: expected JSON nested at most 200 levels deep; found level 201 at column 1001",
+                f"{PROBES_REL}:1: expected JSON nested at most 200 levels deep; found level 201 at column 201"]
+    assert problem_lines(run_cli("validate", "--root", str(site_copy))) == expected
+    assert problem_lines(build_cli(site_copy, tmp_path / "out")) == expected
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path):
+    (tmp_path / "deep.json").write_text('{"a":' * 199 + "[1]" + "}" * 199, encoding="utf-8")
+    loaded = Loaded()
+    _src, rec = read_json(tmp_path, tmp_path / "deep.json", loaded, 100_000)
+    assert loaded.problems == [] and rec is not None
+
+
+def test_a_line_of_a_million_unknown_keys_prints_twenty_of_them_and_how_many_more(site_copy):
+    lines = (site_copy / CELLS_REL).read_text(encoding="utf-8").split("\n")
+    lines[4] = lines[4].rstrip()[:-1] + "," + ",".join(f'"k{i}":0' for i in range(1_000_000)) + "}"
+    (site_copy / CELLS_REL).write_text("\n".join(lines), encoding="utf-8")
+    r = run_cli("validate", "--root", str(site_copy))
+    shown = problem_lines(r)
+    assert (r.stdout + r.stderr).splitlines()[0] == "1,000,000 problems in the inputs:"
+    assert len(shown) == 21
+    assert all(line.startswith(f"{CELLS_REL}:5 $.k") for line in shown[:20])
+    assert shown[20] == f"{CELLS_REL}: 999,980 more problems not shown"
+
+
+def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
+    from sitegen.errors import InputError, Problem
+
+    problems = [Problem("data/a.jsonl", i, "$.x", "a number", "a string") for i in range(1, 26)]
+    problems.append(Problem("data/b.json", None, "$.y", "a number", "null"))
+    lines = str(InputError(problems)).splitlines()
+    assert lines[0] == "26 problems in the inputs:"
+    assert lines[1:21] == [f"data/a.jsonl:{i} $.x: expected a number; found a string" for i in range(1, 21)]
+    assert lines[21:] == ["data/a.jsonl: 5 more problems not shown", "data/b.json $.y: expected a number; found null"]
