@@ -209,7 +209,7 @@ class _Refused:
         self.literal, self.expected = literal, expected
 
 
-INT64 = (-(2**63), 2**63 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
 
 
 def _nodes(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, Any]]:
@@ -247,7 +247,7 @@ class _Decoder:
             return int(literal)
         # More than 20 characters is out of range, and is never converted (Python refuses
         # to convert an integer of over 4,300 digits at all).
-        if len(literal) <= 20 and INT64[0] <= (value := int(literal)) <= INT64[1]:
+        if len(literal) <= 20 and _INT64[0] <= (value := int(literal)) <= _INT64[1]:
             return value
         self.refused += 1
         return _Refused(literal if len(literal) <= 40 else f"an integer of {len(literal.lstrip('-')):,} digits",
@@ -342,7 +342,7 @@ def _too_deep(text: str) -> int | None:
     """The offset where the text's nesting first goes beyond MAX_DEPTH, if it does. The decoder
     and the tree walks here recurse once per level, and Python's recursion limit would end
     them in a RecursionError naming no file; a deeper document is refused before it is parsed.
-    A text with fewer brackets than that cannot be as deep: one count() per line settles it."""
+    A text with fewer opening brackets than that cannot be as deep: two count()s settle it."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return None
     depth = 0
