@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    CELLS_REL, SWEEP_REL, edit_line, only, read_sweep, ref_fingerprint, run_cli, write_freeze, write_sweep,
+    SWEEP_REL, edit_line, only, read_sweep, ref_fingerprint, run_cli, write_freeze, write_sweep,
 )
 from sitegen.build import build, validate
 from sitegen.config import load_config
@@ -113,3 +113,15 @@ def test_a_file_where_another_output_needs_a_folder_is_refused(site_copy):
     assert p.file == "data/chronicle/" and p.expected == "an output path nothing else publishes"
     assert p.found.startswith(f"chronicle/runs/{run}/calls.csv, claimed by the ChronicleBench table ")
     assert f"the folder of chronicle/runs/{run}/calls.csv/index.html" in p.found
+
+
+# --------------------------------------------------------------------------- reserved ids
+
+
+@pytest.mark.parametrize("domain", ["diagnostics", "verification", "ladders/book-opening"])
+def test_a_domain_id_naming_one_of_canonics_own_pages_is_refused_at_its_json_path(site_copy, domain):
+    """A domain 'diagnostics' used to replace the diagnostics page by its board: 411 pages, exit 0."""
+    rename_domain(site_copy, "book-opening", domain)
+    assert str(only(problems_of(site_copy))) == (
+        f"{SWEEP_REL} $.domains[0].id: expected a domain id other than the names of Canonic's own pages "
+        f'(bibles, diagnostics, ladders, method, verification); found "{domain}"')
