@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
+import jinja2
 from markupsafe import Markup
 
 from sitegen import __version__
@@ -30,7 +31,7 @@ from sitegen import incremental, publish, render, site_index
 from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
-from sitegen.errors import InputError, Problem
+from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import FAMILIES, Outputs, Page
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_markdown, rel_path
 
@@ -276,7 +277,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     md = render.markdown_renderer()
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
-        used = sorted({m.group(1) for line in d.body.split("\n") if (m := render.SHORTCODE.match(line))})
+        used = sorted(set(render.placements(md, d.body).values()))
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
             html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
@@ -293,17 +294,26 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
     """One authored page, with its `{{< name >}}` sections (`section(name)`: template, context)."""
     path = doc_output_path(d.source.rel)
     template = d.meta.get("template", "page.html")
-    if template not in env.list_templates():
-        raise InputError([Problem(d.source.rel, None, "template", "the name of a template in templates/", repr(template))])
+    line = d.meta_lines.get("template")
+    if not render.places_body(env, template):
+        authored = ", ".join(t for t in env.list_templates() if render.places_body(env, t))
+        raise InputError([Problem(d.source.rel, line, "template", f"a template for authored pages, one that places the body ({authored})",
+                                  short_repr(template))])
 
     def fragment(name: str) -> Markup:
         tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
         return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-    doc = render.render_markdown(md, d, fragment, known)
+    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel})
+    try:
+        chrome = _page_html(env, site, page)  # the template's own ids, which no heading may take
+    except jinja2.UndefinedError as e:  # the template asks the page for what it does not have
+        raise InputError([Problem(d.source.rel, line, "template", "a template that needs only what an authored page has "
+                                  "(body, meta, source, title, site)", f"{short_repr(template)}: {e.message}")]) from None
+    doc = render.render_markdown(md, d, fragment, known, render.html_ids(chrome))
     if doc.problems:
         raise InputError(doc.problems)
-    page = Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel})
+    page.context["body"] = doc.html
     return {path: _page_html(env, site, page)}
 
 
