@@ -182,7 +182,8 @@ def validate(config: SiteConfig) -> dict:
     return results
 
 
-# The files the site as a whole publishes besides its pages, claimed before any family's.
+# The files the site as a whole publishes besides its pages, claimed before any family's
+# (reserved whether or not this build writes them: no base URL, no sitemap).
 SITE_FILES = {
     "manifest.json": "the manifest", site_index.SUMS_FILE: "the site's SHA256SUMS", site_index.FEED_FILE: "the site's Atom feed",
     site_index.SITEMAP_FILE: "the sitemap", site_index.ROBOTS_FILE: "robots.txt", site_index.DOWNLOADS_PAGE: "the downloads page",
