@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
+import jinja2
 from markupsafe import Markup
 
 from sitegen import __version__
@@ -30,7 +31,7 @@ from sitegen import incremental, publish, render, site_index
 from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
-from sitegen.errors import InputError, Problem
+from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import FAMILIES, Outputs, Page
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
@@ -183,6 +184,50 @@ def validate(config: SiteConfig) -> dict:
     return results
 
 
+# The files the site as a whole publishes besides its pages, claimed before any family's
+# (reserved whether or not this build writes them: no base URL, no sitemap).
+SITE_FILES = {
+    "manifest.json": "the manifest", site_index.SUMS_FILE: "the site's SHA256SUMS", site_index.FEED_FILE: "the site's Atom feed",
+    site_index.SITEMAP_FILE: "the sitemap", site_index.ROBOTS_FILE: "robots.txt", site_index.DOWNLOADS_PAGE: "the downloads page",
+}
+ASSET_SUFFIXES = (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")
+
+
+def _assets(root: Path) -> list[Path]:
+    return discover(root, "assets", ASSET_SUFFIXES)
+
+
+def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> list[Problem]:
+    """Every output path the build will write, claimed once (see publish.OutputPaths): the
+    site's own files, each family's pages, tables, figures, raw copies and files, the assets,
+    then the authored pages, so that a markdown file taking a generated page's path is the
+    file the problem names."""
+    claims = publish.OutputPaths()
+    for rel, what in SITE_FILES.items():
+        claims.claim(rel, publish.Claimant("pyproject.toml", what))
+    for fid, o in outputs.items():
+        title = o.summary.get("title", fid)
+        folder = incremental.family_parts(fid, FAMILIES[fid].content_dir)[0]
+        for p in o.pages:
+            claims.claim(p.path, publish.Claimant(folder, f'the {title} page "{p.title}"'))
+        for t in o.tables:
+            for suffix in publish.TABLE_SUFFIXES:
+                claims.claim(t.stem + suffix, publish.Claimant(folder, f'the {title} table "{t.title}"'))
+        for f in o.figures:
+            for suffix in publish.FIGURE_SUFFIXES:
+                claims.claim(f.name + suffix, publish.Claimant(folder, f"the {title} figure {f.name}"))
+        for rel in o.raw_files:
+            claims.claim(f"raw/{rel}", publish.Claimant(folder, f"the {title} copy of {rel}"))
+        for rel in o.files:
+            claims.claim(rel, publish.Claimant(folder, f"the {title} file {rel}"))
+    for a in _assets(config.root):
+        rel = rel_path(config.root, a)
+        claims.claim(rel, publish.Claimant(rel, f"the asset {rel}"))
+    for d in docs:
+        claims.claim(doc_output_path(d.source.rel), publish.Claimant(d.source.rel, d.source.rel))
+    return claims.problems
+
+
 def doc_output_path(rel: str) -> str:
     """content/index.md -> index.html; content/canonic/method.md -> canonic/method/index.html."""
     stem = rel.removeprefix("content/").removesuffix(".md")
@@ -203,7 +248,8 @@ class RenderKeys:
 def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
             keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None) -> dict[str, str]:
     """Every page as HTML, by output path. Authored pages' problems (an unknown shortcode, a
-    template that does not exist) are InputErrors naming the markdown file.
+    template that does not exist) are InputErrors naming the markdown file, with every output
+    path claimed twice (_claim_outputs: validate and build both come here).
 
     With `keys`, a family's pages come from the cache when its result, the templates, the site
     context and the code are unchanged, and an authored page when its own file and the families
@@ -225,16 +271,16 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
             keys.cache.put(f"pages/{owner}", key, html, keep)
         return html
 
+    problems = _claim_outputs(config, docs, outputs)
     html: dict[str, str] = {}
     for fid in outputs:
         html.update(cached(fid, (keys.families[fid] if keys else "",),
                            lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
     owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
     md = render.markdown_renderer()
-    problems: list[Problem] = []
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
-        used = sorted({m.group(1) for line in d.body.split("\n") if (m := render.SHORTCODE.match(line))})
+        used = sorted(set(render.placements(md, d.body).values()))
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
             html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
@@ -251,17 +297,26 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
     """One authored page, with its `{{< name >}}` sections (`section(name)`: template, context)."""
     path = doc_output_path(d.source.rel)
     template = d.meta.get("template", "page.html")
-    if template not in env.list_templates():
-        raise InputError([Problem(d.source.rel, None, "template", "the name of a template in templates/", repr(template))])
+    line = d.meta_lines.get("template")
+    if not render.places_body(env, template):
+        authored = ", ".join(t for t in env.list_templates() if render.places_body(env, t))
+        raise InputError([Problem(d.source.rel, line, "template", f"a template for authored pages, one that places the body ({authored})",
+                                  short_repr(template))])
 
     def fragment(name: str) -> Markup:
         tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
         return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-    doc = render.render_markdown(md, d, fragment, known)
+    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel})
+    try:
+        chrome = _page_html(env, site, page)  # the template's own ids, which no heading may take
+    except jinja2.UndefinedError as e:  # the template asks the page for what it does not have
+        raise InputError([Problem(d.source.rel, line, "template", "a template that needs only what an authored page has "
+                                  "(body, meta, source, title, site)", f"{short_repr(template)}: {e.message}")]) from None
+    doc = render.render_markdown(md, d, fragment, known, render.html_ids(chrome))
     if doc.problems:
         raise InputError(doc.problems)
-    page = Page(path, template, d.meta.get("title", ""), {"body": doc.html, "meta": d.meta, "source": d.source.rel})
+    page.context["body"] = doc.html
     return {path: _page_html(env, site, page)}
 
 
@@ -399,7 +454,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
                 writer.write(f"raw/{rel}", input_bytes(root, root / rel))
             for rel, data in sorted(o.files.items()):
                 writer.write(rel, data)
-        for p in discover(root, "assets", (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")):
+        for p in _assets(root):
             writer.write(rel_path(root, p), input_bytes(root, p))
         # last: the downloads page and SHA256SUMS list the bytes of everything written above
         site = _site_context(config, outputs)

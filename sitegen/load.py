@@ -57,6 +57,7 @@ class MarkdownDoc:
     meta: dict[str, str]
     body: str
     body_line: int  # 1-based line where the body starts, for error messages
+    meta_lines: dict[str, int] = field(default_factory=dict)  # front matter key -> its 1-based line
 
 
 @dataclass
@@ -596,6 +597,7 @@ def read_markdown(root: Path, path: Path, loaded: Loaded, limits: "Limits | int"
         return None
     text = text.replace("\r\n", "\n")
     meta: dict[str, str] = {}
+    meta_lines: dict[str, int] = {}
     body_line = 1
     lines = text.split("\n")
     if lines and lines[0].strip() == "---":
@@ -618,8 +620,9 @@ def read_markdown(root: Path, path: Path, loaded: Loaded, limits: "Limits | int"
             if key in meta:
                 loaded.problems.append(Problem(src.rel, i + 1, key, "each front matter key once", f"{key!r} repeated"))
             meta[key] = value
+            meta_lines[key] = i + 1
         body = "\n".join(lines[end + 1 :])
         body_line = end + 2
     else:
         body = text
-    return MarkdownDoc(src, meta, body, body_line)
+    return MarkdownDoc(src, meta, body, body_line, meta_lines)

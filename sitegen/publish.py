@@ -26,12 +26,13 @@ import shutil
 import stat
 import subprocess
 import sys
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass
+from pathlib import Path
 
 import orjson
 
 from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
-from sitegen.errors import BuildError
+from sitegen.errors import BuildError, Problem
 from sitegen.incremental import INPUT_FOLDERS
 from sitegen.load import sha256_bytes
 
@@ -96,6 +97,61 @@ def figure_data_csv(fig) -> bytes:
     return csv_bytes(fig.columns, [tuple(d[c] for c in fig.columns) for d in fig.data])
 
 
+PLAIN_PATH = "an output path of plain segments (none empty, '.' or '..')"
+
+
+def is_plain_path(rel: str) -> bool:
+    """Whether `rel` is a path of plain segments, the only kind written. An empty, '.' or '..'
+    segment would name on disk a file other than the one the manifest lists (or one outside
+    the site), so such a path is refused rather than normalised."""
+    return all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+@dataclass(frozen=True)
+class Claimant:
+    """What produces an output file, as a problem names it."""
+
+    file: str  # the input to correct: an authored page's markdown, or a family's input folder
+    what: str  # e.g. 'content/foo.md' or 'the Canonic Stage 1 page "Method"'
+
+
+class OutputPaths:
+    """Every output path of one build, each claimed once, before any page or file is
+    collected by its path (where a second one would silently replace the first). A second
+    claim of a path, a file where another claim needs a folder, and a path that is not plain
+    segments are each one Problem, at the file of the later claimant."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Claimant] = {}
+        self._dirs: dict[str, str] = {}  # folder -> the first file claimed inside it
+        self.problems: list[Problem] = []
+
+    def claim(self, rel: str, who: Claimant) -> None:
+        if not is_plain_path(rel):
+            self.problems.append(Problem(who.file, None, "", PLAIN_PATH, f"{rel!r}, the path of {who.what}"))
+            return
+        parts = rel.split("/")
+        folders = ["/".join(parts[:i]) for i in range(1, len(parts))]
+        clash = self._clash(rel, folders, who)
+        if clash is not None:
+            self.problems.append(Problem(who.file, None, "", "an output path nothing else publishes", clash))
+            return
+        self.files[rel] = who
+        for folder in folders:
+            self._dirs.setdefault(folder, rel)
+
+    def _clash(self, rel: str, folders: list[str], who: Claimant) -> str | None:
+        if rel in self.files:
+            return f"{rel}, claimed by both {self.files[rel].what} and {who.what}"
+        if rel in self._dirs:
+            inside = self._dirs[rel]
+            return f"{rel}, claimed by {who.what}, and the folder of {inside}, claimed by {self.files[inside].what}"
+        for folder in folders:
+            if folder in self.files:
+                return f"{rel}, claimed by {who.what}, inside {folder}, a file claimed by {self.files[folder].what}"
+        return None
+
+
 class Writer:
     """Collects files for one build into a staging directory."""
 
@@ -120,9 +176,8 @@ class Writer:
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
 
     def write(self, rel: str, data: bytes) -> None:
-        p = PurePosixPath(rel)
-        if p.is_absolute() or ".." in p.parts or not rel:
-            raise BuildError(f"refusing to write outside the site: {rel!r}")
+        if not is_plain_path(rel):
+            raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
         if rel in self.files:
             raise BuildError(f"two outputs claim the same file: {rel}")
         _check_no_aggregate(rel, data)

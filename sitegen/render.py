@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import jinja2.meta
+import jinja2.nodes
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
@@ -31,18 +33,27 @@ def slugify(text: str) -> str:
     return slug or "section"
 
 
+def unique_id(env: dict, base: str) -> str:
+    """`base`, or `base-2`, `base-3`... : the first not yet in env["ids"], the ids taken on the
+    page so far (a page rendered in chunks shares one env; see render_markdown)."""
+    taken = env.setdefault("ids", set())
+    rid, n = base, 1
+    while rid in taken:
+        n += 1
+        rid = f"{base}-{n}"
+    taken.add(rid)
+    return rid
+
+
 def _heading_ids(md: MarkdownIt) -> None:
     """Give every heading an id from its text, so each section can be linked."""
 
     def rule(state) -> None:
-        seen: dict[str, int] = {}
+        env = state.env if isinstance(state.env, dict) else {}
         tokens = state.tokens
         for i, tok in enumerate(tokens):
             if tok.type == "heading_open" and i + 1 < len(tokens):
-                base = slugify(tokens[i + 1].content)
-                n = seen.get(base, 0)
-                seen[base] = n + 1
-                tok.attrSet("id", base if n == 0 else f"{base}-{n + 1}")
+                tok.attrSet("id", unique_id(env, slugify(tokens[i + 1].content)))
 
     md.core.ruler.push("heading_ids", rule)
 
@@ -80,7 +91,7 @@ def _tables(md: MarkdownIt) -> None:
 
     def rule(state) -> None:
         # A page rendered in chunks (around its shortcodes) shares one env: a table's section
-        # heading may sit in an earlier chunk, and caption ids stay unique over the page.
+        # heading may sit in an earlier chunk, and caption numbers count over the page.
         env = state.env if isinstance(state.env, dict) else {}
         seen: dict[str, int] = env.setdefault("table_captions", {})
         tokens = state.tokens
@@ -95,7 +106,7 @@ def _tables(md: MarkdownIt) -> None:
                 caption = section or "Table"
                 if n > 1 or not section:
                     caption += f" (table {n})" if section else f" {n}"
-                tok.meta = {"caption": caption, "id": base if n == 1 else f"{base}-{n}"}
+                tok.meta = {"caption": caption, "id": unique_id(env, base)}
             elif tok.type == "tbody_open":
                 in_body = True
             elif tok.type == "tbody_close":
@@ -145,27 +156,76 @@ class RenderedDoc:
     problems: list[Problem]
 
 
-def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], Markup], known: list[str]) -> RenderedDoc:
-    """Markdown to HTML, with each `{{< name >}}` line replaced by that generated fragment."""
-    parts: list[str] = []
+_ID_ATTR = re.compile(r'(?<![\w-])id="([^"]*)"')
+
+
+def html_ids(html: str) -> set[str]:
+    """The ids an HTML text gives its elements."""
+    return set(_ID_ATTR.findall(html))
+
+
+def placements(md: MarkdownIt, body: str) -> dict[int, str]:
+    """The `{{< name >}}` lines of a markdown body that place a section, by 0-based line:
+    those outside a fenced or indented code block, as markdown-it reads the body (a line
+    inside one is shown as written)."""
+    found = {i: m.group(1) for i, line in enumerate(body.split("\n")) if (m := SHORTCODE.match(line))}
+    if found:
+        code = {i for tok in md.parse(body, {}) if tok.type in ("fence", "code_block") and tok.map for i in range(*tok.map)}
+        found = {i: name for i, name in found.items() if i not in code}
+    return found
+
+
+def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], Markup], known: list[str],
+                    taken: set[str] = frozenset()) -> RenderedDoc:
+    """Markdown to HTML, with each `{{< name >}}` line replaced by that generated fragment.
+    The headings' and tables' ids are unique on the page: none is one of `taken` (the ids of
+    the page's template), of a placed fragment or of another heading, in any chunk."""
     problems: list[Problem] = []
+    placed = placements(md, doc.body)
+    sections: dict[str, str] = {}
+    first: dict[str, int] = {}
+    for offset, name in placed.items():
+        line = doc.body_line + offset
+        if name not in known:
+            names = ", ".join(known) or "none"
+            problems.append(Problem(doc.source.rel, line, "", f"a known shortcode ({names})", f"{{{{< {name} >}}}}"))
+        elif name in first:  # its ids would then be on the page twice
+            problems.append(Problem(doc.source.rel, line, "", f"each section placed once on a page (first at line {first[name]})", f"{{{{< {name} >}}}}"))
+        else:
+            first[name] = line
+            sections[name] = str(fragment(name))
+    env: dict = {"ids": set(taken).union(*map(html_ids, sections.values()))}  # shared by the chunks (see _tables)
+    parts: list[str] = []
     chunk: list[str] = []
-    env: dict = {}  # shared by the chunks of one page (see _tables)
     for offset, line in enumerate(doc.body.split("\n")):
-        m = SHORTCODE.match(line)
-        if not m:
+        if offset not in placed:
             chunk.append(line)
             continue
         parts.append(md.render("\n".join(chunk), env))
         chunk = []
-        name = m.group(1)
-        if name in known:
-            parts.append(str(fragment(name)))
-        else:
-            names = ", ".join(known) or "none"
-            problems.append(Problem(doc.source.rel, doc.body_line + offset, "", f"a known shortcode ({names})", f"{{{{< {name} >}}}}"))
+        parts.append(sections.get(placed[offset], ""))
     parts.append(md.render("\n".join(chunk), env))
     return RenderedDoc(Markup("".join(parts)), problems)
+
+
+def places_body(env: jinja2.Environment, name: str) -> bool:
+    """Whether template `name`, or one it extends, outputs `body`: a template for authored
+    pages. A generated page's template, a partial or the bare layout has no body to place,
+    and rendered with an authored page's context it fails or publishes an empty page."""
+    seen: set[str] = set()
+    while name not in seen:
+        seen.add(name)
+        try:
+            ast = env.parse(env.loader.get_source(env, name)[0])
+        except jinja2.TemplateNotFound:
+            return False
+        if "body" in jinja2.meta.find_undeclared_variables(ast):
+            return True
+        parent = ast.find(jinja2.nodes.Extends)
+        if parent is None or not isinstance(parent.template, jinja2.nodes.Const):
+            return False
+        name = parent.template.value
+    return False
 
 
 def relative_url(target: str, from_page: str) -> str:

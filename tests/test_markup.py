@@ -23,6 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import copy_site, only
+from sitegen.build import build, validate
+from sitegen.config import load_config
+from sitegen.errors import InputError
 from sitegen.render import markdown_renderer, row_ids
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -342,3 +346,87 @@ def test_the_stylesheet_has_a_dark_scheme_print_rules_and_figure_overrides(site)
         assert selector in flat, selector
     assert "overflow-wrap: anywhere" in flat and "max-width: 100%; height: auto" in flat
     assert ":focus-visible" in flat
+
+
+# --------------------------------------------------------------------------- authored pages
+
+FENCE = "`" * 3
+AUTHORED = f"""---
+title: Ids
+---
+
+# Main
+
+## Identifiers
+
+{{{{< canonic.pins >}}}}
+
+## Identifiers
+
+{FENCE}text
+{{{{< canonic.rubrics >}}}}
+{FENCE}
+
+~~~
+{{{{< canonic.worked-example >}}}}
+~~~
+
+## Pins caption
+"""
+
+
+@pytest.fixture(scope="module")
+def authored(tmp_path_factory, built_site) -> Tree:
+    """The demo site with one more authored page, built; that page, parsed."""
+    base = tmp_path_factory.mktemp("authored")
+    root = copy_site(base / "site", cache_from=built_site.root)
+    (root / "content/ids.md").write_text(AUTHORED, encoding="utf-8")
+    build(load_config(root), base / "out")
+    return Tree((base / "out/ids/index.html").read_text(encoding="utf-8"))
+
+
+def test_authored_headings_never_take_an_id_of_the_template_a_section_or_each_other(authored):
+    """A heading "Main" used to get the id of the <main> element, the same heading on both
+    sides of a section the same id twice, and a heading the id of an element of the section."""
+    ids = [n.attrs["id"] for n in authored.root.iter() if n.attrs.get("id")]
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []
+    headings = [n.attrs["id"] for n in authored.root.iter() if n.tag in ("h1", "h2") and n.parent.tag == "article"]
+    assert headings == ["main-2", "identifiers", "identifiers-2", "pins-caption-2"]
+
+
+def test_a_shortcode_line_inside_a_code_fence_is_shown_not_expanded(authored):
+    """It used to split the fence in two and place the section between the halves."""
+    code = [n.text() for n in authored.root.find_all("code")]
+    assert "{{< canonic.rubrics >}}" in code and "{{< canonic.worked-example >}}" in code
+    assert not any(i.startswith(("rubric-", "ex-")) for n in authored.root.iter() if (i := n.attrs.get("id")))
+
+
+def problems_of(root: Path) -> list:
+    with pytest.raises(InputError) as exc:
+        validate(load_config(root))
+    return exc.value.problems
+
+
+def test_a_section_placed_twice_on_a_page_is_refused(site_copy):
+    """Its ids would be on the page twice."""
+    (site_copy / "content/twice.md").write_text("---\ntitle: T\n---\n\n{{< canonic.pins >}}\n\n{{< canonic.pins >}}\n", encoding="utf-8")
+    assert str(only(problems_of(site_copy))) == (
+        "content/twice.md:7: expected each section placed once on a page (first at line 5); found {{< canonic.pins >}}")
+
+
+def test_a_generated_pages_template_in_front_matter_is_one_problem_naming_the_page(site_copy):
+    """It used to end in "unexpected UndefinedError: 'board' is undefined" (a traceback under validate)."""
+    (site_copy / "content/t.md").write_text("---\ntitle: T\ntemplate: canonic/board.html\n---\n\nText.\n", encoding="utf-8")
+    assert str(only(problems_of(site_copy))) == (
+        'content/t.md:3 template: expected a template for authored pages, one that places the body (home.html, page.html); '
+        'found "canonic/board.html"')
+
+
+def test_a_template_asking_for_what_the_page_lacks_is_one_problem_naming_the_page(site_copy):
+    (site_copy / "templates/essay.html").write_text(
+        '{% extends "page.html" %}{% block footer %}<p>By {{ meta.author }}</p>{% endblock %}', encoding="utf-8")
+    (site_copy / "content/t.md").write_text("---\ntitle: T\ntemplate: essay.html\n---\n\nText.\n", encoding="utf-8")
+    p = only(problems_of(site_copy))
+    assert str(p).startswith("content/t.md:3 template: expected a template that needs only what an authored page has "
+                             '(body, meta, source, title, site); found "essay.html": ')
+    assert "author" in p.found

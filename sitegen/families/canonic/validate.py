@@ -33,6 +33,10 @@ from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cel
 
 SWEEP_FILE = "data/canonic/sweep.json"
 CELLS_FILE = "data/canonic/cells.jsonl"
+# The folders of Canonic's own pages under canonic/, beside one folder per domain (its board):
+# a domain id naming one of them would take that page's path (evidence_pages.py; the method
+# page and the Show Bibles are authored under content/canonic/).
+RESERVED_DOMAIN_IDS = ("bibles", "diagnostics", "ladders", "method", "verification")
 STATED_SCORE_TOLERANCE = 1e-6  # on the 0-100 scale: far below display precision, far above float noise
 
 _CELLS = TypeAdapter(list[Cell])
@@ -216,6 +220,10 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
             out.append(Problem(f, None, f"$.tasks[{i}].show", f"null (the {dom.id} rubric has no show-conditioned dimension)", short_repr(t.show)))
         elif t.show is not None and t.show not in shows:
             out.append(Problem(f, None, f"$.tasks[{i}].show", "one of the sweep's shows", short_repr(t.show)))
+    for i, d in enumerate(s.domains):
+        if d.id.split("/")[0] in RESERVED_DOMAIN_IDS:
+            out.append(Problem(f, None, f"$.domains[{i}].id", f"a domain id other than the names of Canonic's own pages "
+                               f"({', '.join(RESERVED_DOMAIN_IDS)})", short_repr(d.id)))
     used = {t.domain for t in s.tasks}
     for i, d in enumerate(s.domains):
         if d.id not in used:
