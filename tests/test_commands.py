@@ -1,0 +1,96 @@
+"""The smaller commands and the site configuration: `sitegen new amendment`, `sitegen schema`,
+and the `families` list of [tool.sitegen]."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from sitegen.config import Limits
+from sitegen.errors import BuildError
+from sitegen.families.chronicle import scaffold
+from sitegen.load import Loaded, read_markdown
+
+from conftest import copy_site, run_cli
+
+# --------------------------------------------------------------------------- new amendment
+
+
+@pytest.mark.parametrize("epoch", ["yesterday", "-86400", "1.5", "1e9", "99999999999999999999"])
+def test_a_malformed_source_date_epoch_is_one_line_naming_it_and_writes_nothing(tmp_path, epoch):
+    r = run_cli("new", "amendment", "--root", str(tmp_path), "--title", "Retries logged",
+                env={"SOURCE_DATE_EPOCH": epoch})
+    assert r.returncode == 1
+    assert r.stderr == f'SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found "{epoch}"\n'
+    assert list(tmp_path.rglob("*.md")) == []
+
+
+def title_read_back(root: Path, path: Path) -> str:
+    loaded = Loaded()
+    doc = read_markdown(root, path, loaded, Limits())
+    assert doc is not None and loaded.problems == [], loaded.problems
+    return doc.meta["title"]
+
+
+HARD_TITLES = ['"Quoted" policy', '"Quoted"', "'Single'", "It's the \"new\" guard", "C:\\runs\\A7: paths",
+               "Budget: $360 # total", "# not a comment", "  leading and trailing  ", "---", "'", '"']
+
+
+@pytest.mark.parametrize("title", HARD_TITLES)
+def test_a_scaffolded_title_reads_back_exactly(tmp_path, title):
+    path = scaffold.new_amendment(tmp_path, title)
+    assert title_read_back(tmp_path, path) == title
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8"), max_size=40))
+@example("a\nb")
+@example("   ")
+def test_any_title_reads_back_exactly_or_is_refused_leaving_no_file(title):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        try:
+            path = scaffold.new_amendment(root, title)
+        except BuildError as exc:
+            assert str(exc).startswith("--title: expected ") and "\n" not in str(exc)
+            assert list(root.rglob("*.md")) == []
+        else:
+            assert title_read_back(root, path) == title
+
+
+def test_concurrent_runs_write_one_amendment_each_none_overwritten(tmp_path, monkeypatch):
+    """Runs that all listed the folder before any of them wrote (the slow step between the two
+    forced here by holding each run at the clock) take consecutive numbers."""
+    root = copy_site(tmp_path / "site")
+    runs = 4
+    together = threading.Barrier(runs, timeout=60)
+    real_today = scaffold.today
+
+    def held_today() -> str:
+        together.wait()
+        return real_today()
+
+    monkeypatch.setattr(scaffold, "today", held_today)
+    written: dict[str, Path] = {}
+    errors: list[BaseException] = []
+
+    def run(title: str) -> None:
+        try:
+            written[title] = scaffold.new_amendment(root, title)
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(f"Concurrent change {i}",)) for i in range(runs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert errors == []
+    assert sorted(p.name for p in written.values()) == sorted(f"A{n}.md" for n in range(7, 7 + runs))
+    for title, path in written.items():
+        assert title_read_back(root, path) == title
