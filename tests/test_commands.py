@@ -3,6 +3,7 @@ and the `families` list of [tool.sitegen]."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 import threading
 from pathlib import Path
@@ -16,7 +17,7 @@ from sitegen.errors import BuildError
 from sitegen.families.chronicle import scaffold
 from sitegen.load import Loaded, read_markdown
 
-from conftest import copy_site, run_cli
+from conftest import REPO_ROOT, copy_site, hash_tree, run_cli
 
 # --------------------------------------------------------------------------- new amendment
 
@@ -94,3 +95,51 @@ def test_concurrent_runs_write_one_amendment_each_none_overwritten(tmp_path, mon
     assert sorted(p.name for p in written.values()) == sorted(f"A{n}.md" for n in range(7, 7 + runs))
     for title, path in written.items():
         assert title_read_back(root, path) == title
+
+
+# --------------------------------------------------------------------------- schema
+
+
+HAND_WRITTEN = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "local.notes.schema.json",
+                "type": "object"}
+
+
+def test_schema_keeps_a_hand_written_schema_and_check_does_not_call_it_stale(tmp_path):
+    root = copy_site(tmp_path / "site", schemas=True)
+    mine = root / "schemas" / "local.notes.schema.json"
+    mine.write_text(json.dumps(HAND_WRITTEN, indent=2) + "\n", encoding="utf-8")
+    before = mine.read_bytes()
+
+    r = run_cli("schema", "--check", "--root", str(root))
+    assert r.returncode == 0, r.stderr
+    r = run_cli("schema", "--root", str(root))
+    assert r.returncode == 0, r.stderr
+    assert mine.read_bytes() == before
+    after = hash_tree(root / "schemas")
+    del after[mine.name]
+    assert after == hash_tree(REPO_ROOT / "schemas")
+
+
+def test_schema_deletes_a_schema_it_generated_for_a_kind_that_is_gone(tmp_path):
+    root = copy_site(tmp_path / "site", schemas=True)
+    ours = json.loads((root / "schemas" / "canonic.cell.schema.json").read_text(encoding="utf-8"))
+    retired = root / "schemas" / "canonic.retired.schema.json"
+    retired.write_text(json.dumps({**ours, "$id": retired.name}, indent=2) + "\n", encoding="utf-8")
+
+    r = run_cli("schema", "--check", "--root", str(root))
+    assert r.returncode == 1 and retired.name in r.stderr
+    assert run_cli("schema", "--root", str(root)).returncode == 0
+    assert not retired.exists()
+    assert hash_tree(root / "schemas") == hash_tree(REPO_ROOT / "schemas")
+
+
+def test_schema_replaces_a_link_in_schemas_never_writing_through_it(tmp_path):
+    root = copy_site(tmp_path / "site", schemas=True)
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text("{}\n", encoding="utf-8")
+    link = root / "schemas" / "canonic.cell.schema.json"
+    link.unlink()
+    link.symlink_to(elsewhere)
+    assert run_cli("schema", "--root", str(root)).returncode == 0
+    assert elsewhere.read_text(encoding="utf-8") == "{}\n"
+    assert not link.is_symlink() and hash_tree(root / "schemas") == hash_tree(REPO_ROOT / "schemas")
