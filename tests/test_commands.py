@@ -12,8 +12,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen.config import Limits
-from sitegen.errors import BuildError
+from sitegen.config import Limits, load_config
+from sitegen.errors import BuildError, InputError
 from sitegen.families.chronicle import scaffold
 from sitegen.load import Loaded, read_markdown
 
@@ -143,3 +143,27 @@ def test_schema_replaces_a_link_in_schemas_never_writing_through_it(tmp_path):
     assert run_cli("schema", "--root", str(root)).returncode == 0
     assert elsewhere.read_text(encoding="utf-8") == "{}\n"
     assert not link.is_symlink() and hash_tree(root / "schemas") == hash_tree(REPO_ROOT / "schemas")
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def config_problems(tmp_path: Path, families: str) -> list[str]:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.sitegen]\nfamilies = {families}\n", encoding="utf-8")
+    with pytest.raises(InputError) as ei:
+        load_config(tmp_path)
+    return [str(p) for p in ei.value.problems]
+
+
+def test_a_family_listed_twice_is_one_problem_at_families(tmp_path):
+    assert config_problems(tmp_path, '["chronicle", "canonic", "chronicle"]') == [
+        'pyproject.toml $.tool.sitegen.families: expected each family once; found "chronicle" listed again']
+
+
+def test_no_family_is_one_problem_at_families(tmp_path):
+    assert config_problems(tmp_path, "[]") == [
+        "pyproject.toml $.tool.sitegen.families: expected at least one family; found an empty list"]
+
+
+def test_the_demo_configuration_loads():
+    assert load_config(REPO_ROOT).families == ["canonic", "chronicle", "nextchapter"]
