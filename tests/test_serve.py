@@ -200,6 +200,27 @@ def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_resp
     assert "Traceback" not in stderr and "building:" not in stderr  # stderr is a pipe: no progress line
 
 
+def request_with_host(url: str, path: str, host: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(url).port, timeout=TIMEOUT)
+    conn.request("GET", path, headers={"Host": host})
+    return conn.getresponse()
+
+
+def test_a_request_naming_another_host_gets_nothing_of_the_site(served):
+    port = urlsplit(served.url).port
+    for path in ("/", "/chronicle/", "/__sitegen/version", "/__sitegen/events"):
+        for host in (f"attacker.example:{port}", "attacker.example", f"127.0.0.1.attacker.example:{port}",
+                     f"localhost:{port + 1}", ""):
+            reply = request_with_host(served.url, path, host)
+            body = reply.read().decode("utf-8")
+            assert reply.status == 421, (path, host)
+            assert reply.headers["Content-Type"] == "text/plain; charset=utf-8"
+            assert body == f"421 Misdirected Request: this preview answers only to {served.url}\n"
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"):
+        reply = request_with_host(served.url, "/", host)
+        assert reply.status == 200 and "</body>" in reply.read().decode("utf-8"), host
+
+
 # --------------------------------------------------------------------------- rebuilding
 
 
