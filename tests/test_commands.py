@@ -17,7 +17,7 @@ from sitegen.errors import BuildError, InputError
 from sitegen.families.chronicle import scaffold
 from sitegen.load import Loaded, read_markdown
 
-from conftest import REPO_ROOT, copy_site, hash_tree, run_cli
+from conftest import REPO_ROOT, REQUEST_SECONDS, copy_site, hash_tree, run_cli
 
 # --------------------------------------------------------------------------- new amendment
 
@@ -69,7 +69,7 @@ def test_concurrent_runs_write_one_amendment_each_none_overwritten(tmp_path, mon
     forced here by holding each run at the clock) take consecutive numbers."""
     root = copy_site(tmp_path / "site")
     runs = 4
-    together = threading.Barrier(runs, timeout=60)
+    together = threading.Barrier(runs, timeout=REQUEST_SECONDS)
     real_today = scaffold.today
 
     def held_today() -> str:
@@ -90,7 +90,7 @@ def test_concurrent_runs_write_one_amendment_each_none_overwritten(tmp_path, mon
     for t in threads:
         t.start()
     for t in threads:
-        t.join(120)
+        t.join(REQUEST_SECONDS)
     assert errors == []
     assert sorted(p.name for p in written.values()) == sorted(f"A{n}.md" for n in range(7, 7 + runs))
     for title, path in written.items():
