@@ -22,12 +22,13 @@ from conftest import REPO_ROOT, REQUEST_SECONDS, copy_site, hash_tree, run_cli
 # --------------------------------------------------------------------------- new amendment
 
 
-@pytest.mark.parametrize("epoch", ["yesterday", "-86400", "1.5", "1e9", "99999999999999999999"])
+@pytest.mark.parametrize("epoch", ["yesterday", "-86400", "1.5", "1e9", "99999999999999999999", "9" * 5000])
 def test_a_malformed_source_date_epoch_is_one_line_naming_it_and_writes_nothing(tmp_path, epoch):
     r = run_cli("new", "amendment", "--root", str(tmp_path), "--title", "Retries logged",
                 env={"SOURCE_DATE_EPOCH": epoch})
     assert r.returncode == 1
-    assert r.stderr == f'SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found "{epoch}"\n'
+    assert r.stderr.startswith(f'SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found "{epoch[:40]}')
+    assert r.stderr.count("\n") == 1
     assert list(tmp_path.rglob("*.md")) == []
 
 

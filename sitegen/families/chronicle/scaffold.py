@@ -30,7 +30,8 @@ _CREATE_TRIES = 20
 def source_date_epoch(value: str) -> dt.datetime:
     """SOURCE_DATE_EPOCH as the reproducible-builds specification defines it: ASCII digits only,
     seconds since 1970-01-01T00:00:00Z."""
-    if not re.fullmatch(r"[0-9]+", value) or int(value) > _LAST_EPOCH:
+    # at most as many digits as the last second has, so that int() never meets a huge number
+    if not re.fullmatch(rf"[0-9]{{1,{len(str(_LAST_EPOCH))}}}", value) or int(value) > _LAST_EPOCH:
         raise BuildError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found {short_repr(value)}")
     return dt.datetime.fromtimestamp(int(value), dt.timezone.utc)
 
@@ -46,9 +47,8 @@ def front_matter_value(title: str) -> str:
     the contract's rules for a title allow it (one line: the reader has no line breaks).
 
     The reader strips the value, then one pair of matching quotes around it, and decodes no
-    escapes: so quotes keep surrounding spaces and a quote at either end, and a title without
-    both a single quote and a backslash or double quote is written so that YAML reads it the
-    same way too."""
+    escapes: so quotes keep surrounding spaces and a quote at either end. Unless a title holds a
+    single quote together with a backslash or a double quote, YAML reads the value the same way."""
     if not title.strip():
         raise BuildError(f"--title: expected the amendment's title; found {short_repr(title)}")
     try:
