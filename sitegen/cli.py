@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from sitegen.errors import SitegenError
+from sitegen.errors import BuildError, SitegenError
 
 root_option = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
@@ -148,12 +148,17 @@ def schema(root: Path, check: bool) -> None:
             sys.exit(1)
         click.echo(f"schemas/ is up to date ({len(docs)} artifact kinds)")
         return
-    target.mkdir(parents=True, exist_ok=True)
-    for name, text in docs.items():
-        (target / name).write_text(text, encoding="utf-8")
-    for name in stale:
-        if name not in docs:
-            (target / name).unlink()
+    from sitegen.families.demo_files import write_atomic
+
+    try:
+        for name, text in docs.items():
+            # a new file in place of the name: a link there is replaced, never written through
+            write_atomic(target / name, lambda fh, text=text: fh.write(text))
+        for name in stale:
+            if name not in docs:
+                (target / name).unlink()
+    except OSError as exc:
+        _fail(BuildError(f"cannot write {exc.filename or target}: {exc.strerror or exc}"))
     click.echo(f"wrote {len(docs)} schemas into {target}")
 
 

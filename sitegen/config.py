@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sitegen.contract import problems_from
-from sitegen.errors import InputError, Problem
+from sitegen.contract import duplicates, problems_from
+from sitegen.errors import InputError, Problem, short_repr
 
 CONFIG_FILE = "pyproject.toml"
 
@@ -104,7 +104,19 @@ def load_config(root: Path | str = ".") -> SiteConfig:
         raise InputError(problems_from(exc, lambda loc: (CONFIG_FILE, None, ("tool", "sitegen", *loc)))) from None
     from sitegen.families import FAMILIES  # late: the registry imports the families
 
-    unknown = [f for f in cfg.families if f not in FAMILIES]
-    if unknown:
-        raise InputError([Problem(CONFIG_FILE, None, "$.tool.sitegen.families", f"families from {sorted(FAMILIES)}", repr(unknown))])
+    problems = _family_problems(cfg.families, sorted(FAMILIES))
+    if problems:
+        raise InputError(problems)
     return cfg
+
+
+def _family_problems(families: list[str], known: list[str]) -> list[Problem]:
+    """A site publishes each family once (a second would write its pages twice) and at least one."""
+    where = (CONFIG_FILE, None, "$.tool.sitegen.families")
+    problems = [Problem(*where, "each family once", f"{short_repr(name)} listed again") for name in duplicates(families)]
+    unknown = [f for f in families if f not in known]
+    if unknown:
+        problems.append(Problem(*where, f"families from {known}", repr(unknown)))
+    if not families:
+        problems.append(Problem(*where, "at least one family", "an empty list"))
+    return problems

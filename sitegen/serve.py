@@ -16,6 +16,10 @@ output as it was (the build guarantees that); until a later build succeeds, ever
 request gets an error page listing the problems, and files (CSS, figures) still come from
 the previous output.
 
+A request whose Host header names neither loopback (127.0.0.1, localhost, [::1]) nor the
+address the server listens on, with its port, gets a 421 and nothing of the site: a page of
+another site whose name resolves to this machine (DNS rebinding) cannot read the preview.
+
 Inputs are watched by polling a cheap signature (path, size, mtime) every POLL_SECONDS:
 no dependency, and it works the same on every file system, network mounts included.
 """
@@ -257,6 +261,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the terminal is for build output, not one line per request."""
 
     def _respond(self, send_body: bool) -> None:
+        if (self.headers.get("Host") or "").lower() not in self.server.hosts:
+            self._misdirected(send_body)
+            return
         preview = self.server.preview
         url_path = urlsplit(self.path).path or "/"
         status = preview.generations.status
@@ -280,6 +287,18 @@ class _Handler(BaseHTTPRequestHandler):
         if send_body:
             self.wfile.write(response.body)
 
+    def _misdirected(self, send_body: bool) -> None:
+        """A request naming another host: a page of some other site whose name was pointed at this
+        machine (DNS rebinding) must not read the preview, so it gets nothing of it."""
+        body = f"421 Misdirected Request: this preview answers only to {self.server.url}\n".encode("utf-8")
+        self.send_response(421)
+        self.send_header("Content-Type", CONTENT_TYPES[".txt"])
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if send_body:
+            self.wfile.write(body)
+
     def _stream_events(self, generations: Generations) -> None:
         """Server-sent events: `data: N` with the generation on connect and after each build."""
         self.send_response(200)
@@ -296,6 +315,14 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(f"data: {seen}\n\n".encode("ascii"))
 
 
+def allowed_hosts(listening: str, port: int) -> frozenset[str]:
+    """The Host headers the preview answers: loopback by name or address, and the address it
+    listens on, with the port (a browser leaves out only :80)."""
+    names = {"127.0.0.1", "localhost", "[::1]", (f"[{listening}]" if ":" in listening else listening).lower()}
+    with_port = {f"{name}:{port}" for name in names}
+    return frozenset(with_port | names if port == 80 else with_port)
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # an open event stream must not hold up the exit
 
@@ -304,6 +331,12 @@ class _Server(ThreadingHTTPServer):
         if ":" in host:
             self.address_family = socket.AF_INET6
         super().__init__((host, port), _Handler)
+        self.hosts = allowed_hosts(self.server_address[0], self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser that closes a connection early (a reload, a closed tab) is not an error.
@@ -335,8 +368,7 @@ class Preview:
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+        return self._server.url
 
     def rebuild(self) -> bool:
         """Build once and start the next generation. Never raises for a failed build (only for

@@ -36,6 +36,37 @@ settings.register_profile("sitegen", database=None)
 settings.load_profile("sitegen")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------- waiting
+#
+# Every wait in the suite is one of these budgets times one scale. A budget is what a machine
+# shared with other jobs needs, many times a passing run; a test that polls still ends as soon
+# as what it waits for happens, so a long budget costs nothing unless something is broken.
+# SITEGEN_TEST_TIMEOUT_SCALE=3 stretches them all on a machine slower still.
+
+
+def _timeout_scale() -> float:
+    text = os.environ.get("SITEGEN_TEST_TIMEOUT_SCALE", "1")
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = 0.0
+    if not 0 < scale < float("inf"):
+        raise pytest.UsageError(f"SITEGEN_TEST_TIMEOUT_SCALE must be a positive number; found {text!r}")
+    return scale
+
+
+TIMEOUT_SCALE = _timeout_scale()
+
+
+def scaled(seconds: float) -> float:
+    return seconds * TIMEOUT_SCALE
+
+
+COMMAND_SECONDS = scaled(300)  # one sitegen command in a subprocess: at most a cold build of the demo
+STARTUP_SECONDS = scaled(180)  # a server started, a rebuild served, a file a detached process deletes
+REQUEST_SECONDS = scaled(60)  # one HTTP request, one read of a stream that is being written
 SITE_INPUTS = ("content", "data", "templates", "assets", "pyproject.toml")
 CACHE_DIR = ".sitegen-cache"
 SWEEP_REL = "data/canonic/sweep.json"
@@ -147,7 +178,7 @@ def leftovers_beside(out: Path) -> list[str]:
 def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
     return subprocess.run([sys.executable, "-m", "sitegen", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=120)
+                          text=True, env=env, timeout=COMMAND_SECONDS)
 
 
 # --------------------------------------------------------------------------- the reference

@@ -24,7 +24,7 @@ from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError
 from sitegen.verify import file_checks
 
-from conftest import (CELLS_REL, copy_site, find_cell_line, hash_tree, leftovers_beside, read_sweep,
+from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, find_cell_line, hash_tree, leftovers_beside, read_sweep,
                       rewrite_cell_line, run_cli, two_standard_scores, write_sweep)
 
 # Every stage build() reports through on_stage, written out here rather than imported so that a
@@ -270,7 +270,7 @@ main(args, prog_name="sitegen")
 
 def run_failing_at(stage: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", FAIL_AT_STAGE, stage, "build", *args], capture_output=True,
-                          text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}, timeout=120)
+                          text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}, timeout=COMMAND_SECONDS)
 
 
 @pytest.mark.parametrize("stage", ["compute", "write"])
@@ -323,7 +323,7 @@ def test_sigkill_in_the_middle_of_writing_loses_nothing_and_the_next_build_clean
     out, before = previous
     n = 400  # of ~970 files
     r = subprocess.run([sys.executable, "-c", KILL_AFTER_WRITES, str(n), "build", "--root", str(sites["root"]),
-                        "--out", str(out)], capture_output=True, text=True, timeout=120)
+                        "--out", str(out)], capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert r.returncode == -signal.SIGKILL, r.stderr
     # killed mid-write: a staging directory with exactly the files written so far, and the
     # previous output exactly as it was

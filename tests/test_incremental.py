@@ -20,7 +20,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.families import FAMILIES
 
-from conftest import copy_site, find_cell_line, hash_tree, rewrite_cell_line, two_standard_scores
+from conftest import COMMAND_SECONDS, STARTUP_SECONDS, copy_site, find_cell_line, hash_tree, rewrite_cell_line, two_standard_scores
 
 AMENDMENT = "content/chronicle/amendments/A6.md"
 
@@ -256,7 +256,7 @@ def test_the_retired_output_is_deleted_in_the_background(site, tmp_path):
     out = tmp_path / "out"
     append(site, AMENDMENT, " Retire the old output.")
     build(load_config(site), out)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STARTUP_SECONDS
     while list(out.parent.glob(".sitegen-trash-*")) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert sorted(p.name for p in out.parent.iterdir() if p.name.startswith(".sitegen-")) == []
@@ -289,7 +289,7 @@ def test_figures_are_drawn_after_a_single_one_was_drawn_in_process(tmp_path):
 
     script = tmp_path / "figs.py"
     script.write_text(FIGURES_AFTER_ONE, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=COMMAND_SECONDS, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['a', 'b', 'c']"
 
@@ -340,7 +340,7 @@ def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(site, tm
     probe = ("import sys; from pathlib import Path; from sitegen.build import build; from sitegen.config import load_config; "
              f"build(load_config({str(site)!r}), Path({str(tmp_path / 'out')!r})); "
              "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith(('sitegen.families.', 'duckdb')))))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert [m for m in loaded if m.startswith(("sitegen.families.canonic", "sitegen.families.nextchapter", "duckdb"))] == []

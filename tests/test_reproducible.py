@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import CACHE_DIR, REPO_ROOT, SITE_INPUTS, copy_site, hash_tree
+from conftest import CACHE_DIR, COMMAND_SECONDS, REPO_ROOT, SITE_INPUTS, copy_site, hash_tree
 
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
 
@@ -60,7 +60,7 @@ def start_build(root: Path, out: Path, cwd: Path, umask: str, env: dict[str, str
 
 
 def finish(proc: subprocess.Popen) -> None:
-    stdout, stderr = proc.communicate(timeout=180)
+    stdout, stderr = proc.communicate(timeout=COMMAND_SECONDS)
     assert proc.returncode == 0, stderr
 
 

@@ -15,6 +15,7 @@ import os
 import pty
 import queue
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -34,9 +35,7 @@ import pytest
 from sitegen import progress
 from sitegen.serve import Preview
 
-from conftest import REPO_ROOT, copy_site, hash_tree
-
-TIMEOUT = 30  # seconds: generous, for a shared machine; a passing run takes a few
+from conftest import COMMAND_SECONDS, REPO_ROOT, REQUEST_SECONDS, STARTUP_SECONDS, copy_site, hash_tree
 
 
 @dataclass
@@ -48,17 +47,17 @@ class Reply:
 
 def fetch(url: str) -> Reply:
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT) as r:
+        with urllib.request.urlopen(url, timeout=REQUEST_SECONDS) as r:
             return Reply(r.status, dict(r.headers), r.read().decode("utf-8"))
     except urllib.error.HTTPError as err:
         return Reply(err.code, dict(err.headers), err.read().decode("utf-8"))
 
 
 def wait_for(what: str, check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + STARTUP_SECONDS
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {TIMEOUT} s: {what}")
+            raise AssertionError(f"not within {STARTUP_SECONDS:.0f} s: {what}")
         time.sleep(0.1)
 
 
@@ -115,7 +114,7 @@ def served(site: Path, tmp_path: Path) -> Iterator[Served]:
     finally:
         stop.set()
         if watcher.is_alive():
-            watcher.join(TIMEOUT)
+            watcher.join(STARTUP_SECONDS)
         preview.close()
 
 
@@ -124,34 +123,39 @@ def served(site: Path, tmp_path: Path) -> Iterator[Served]:
 
 class Lines:
     """The lines a process writes to STREAM, read in a thread so that a silent process fails
-    the test instead of hanging it."""
+    the test instead of hanging it, and one that exits fails it at once."""
 
     def __init__(self, stream: IO[str]):
         self.seen: list[str] = []
-        self._queue: queue.Queue[str] = queue.Queue()
+        self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
 
     def _read(self, stream: IO[str]) -> None:
         for line in iter(stream.readline, ""):
             self._queue.put(line)
+        self._queue.put(None)  # the stream closed: nothing more will come
 
     def wait_for(self, pattern: str) -> re.Match:
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             try:
-                self.seen.append(line := self._queue.get(timeout=0.2))
+                line = self._queue.get(timeout=0.2)
             except queue.Empty:
                 continue
+            if line is None:
+                break
+            self.seen.append(line)
             if m := re.search(pattern, line):
                 return m
         raise AssertionError(f"no line matching {pattern!r} in {self.seen!r}")
 
     def rest(self) -> str:
         """Everything, once the process has exited."""
-        self._thread.join(TIMEOUT)
+        self._thread.join(REQUEST_SECONDS)
         while not self._queue.empty():
-            self.seen.append(self._queue.get())
+            if (line := self._queue.get()) is not None:
+                self.seen.append(line)
         return "".join(self.seen)
 
 
@@ -190,7 +194,7 @@ def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_resp
         finally:
             proc.send_signal(signal.SIGINT)  # Ctrl-C
             try:
-                proc.wait(timeout=TIMEOUT)
+                proc.wait(timeout=REQUEST_SECONDS)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 raise
@@ -200,18 +204,41 @@ def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_resp
     assert "Traceback" not in stderr and "building:" not in stderr  # stderr is a pipe: no progress line
 
 
+def request_with_host(url: str, path: str, host: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(url).port, timeout=REQUEST_SECONDS)
+    conn.request("GET", path, headers={"Host": host})
+    return conn.getresponse()
+
+
+def test_a_request_naming_another_host_gets_nothing_of_the_site(served):
+    port = urlsplit(served.url).port
+    for path in ("/", "/chronicle/", "/__sitegen/version", "/__sitegen/events"):
+        for host in (f"attacker.example:{port}", "attacker.example", f"127.0.0.1.attacker.example:{port}",
+                     f"localhost:{port + 1}", ""):
+            reply = request_with_host(served.url, path, host)
+            body = reply.read().decode("utf-8")
+            assert reply.status == 421, (path, host)
+            assert reply.headers["Content-Type"] == "text/plain; charset=utf-8"
+            assert body == f"421 Misdirected Request: this preview answers only to {served.url}\n"
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"):
+        reply = request_with_host(served.url, "/", host)
+        assert reply.status == 200 and "</body>" in reply.read().decode("utf-8"), host
+
+
 # --------------------------------------------------------------------------- rebuilding
 
 
 def test_a_saved_markdown_page_is_rebuilt_served_and_announced(served):
-    events = http.client.HTTPConnection("127.0.0.1", urlsplit(served.url).port, timeout=TIMEOUT)
+    events = http.client.HTTPConnection("127.0.0.1", urlsplit(served.url).port, timeout=REQUEST_SECONDS)
     events.request("GET", "/__sitegen/events")
     stream = events.getresponse()
     assert stream.headers["Content-Type"] == "text/event-stream"
 
     def next_generation() -> int:
+        # each read returns within a keepalive; the deadline bounds a build that never comes
+        deadline = time.monotonic() + STARTUP_SECONDS
         while not (line := stream.readline().decode()).startswith("data: "):
-            pass
+            assert line and time.monotonic() < deadline, f"no new generation within {STARTUP_SECONDS:.0f} s"
         return int(line.removeprefix("data: "))
 
     try:
@@ -291,8 +318,11 @@ def test_sitegen_build_shows_progress_on_a_real_terminal(tmp_path):
                             stdout=subprocess.PIPE, stderr=child, env=env)
     os.close(child)
     shown = b""
+    deadline = time.monotonic() + COMMAND_SECONDS
     try:
-        while True:
+        while time.monotonic() < deadline:
+            if not select.select([parent], [], [], 0.2)[0]:
+                continue
             try:
                 chunk = os.read(parent, 4096)
             except OSError:  # the build exited and closed the terminal
@@ -302,7 +332,7 @@ def test_sitegen_build_shows_progress_on_a_real_terminal(tmp_path):
             shown += chunk
     finally:
         os.close(parent)
-        stdout, _ = proc.communicate(timeout=TIMEOUT)
+        stdout, _ = proc.communicate(timeout=REQUEST_SECONDS)
     assert proc.returncode == 0
     text = shown.decode("utf-8")
     assert "building: load" in text and "building: render" in text

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, REQUEST_SECONDS, scaled
 from sitegen.netlify import HeaderRule, headers_for, load_header_rules
 
 NODE_MODULES = REPO_ROOT / "node_modules"
@@ -170,7 +170,7 @@ def serve(directory: Path, *, netlify_headers: bool = True) -> Iterator[SiteServ
     finally:
         httpd.shutdown()
         httpd.server_close()
-        thread.join(timeout=5)
+        thread.join(timeout=REQUEST_SECONDS)
 
 
 @pytest.fixture(scope="session")
@@ -207,7 +207,7 @@ def new_page(browser):
 
     def make(width: int, **options):
         context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]}, **options)
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(scaled(20) * 1000)  # milliseconds
         contexts.append(context)
         return context.new_page()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import COMMAND_SECONDS, REPO_ROOT
 from sitegen.netlify import headers_for, load_header_rules
 
 from .conftest import NETLIFY_CONFIG, require_command, require_file
@@ -30,7 +30,7 @@ def netlify_config(root: Path) -> dict:
     require_command("node")
     tool = require_file(NETLIFY_CONFIG, "netlify-config (@netlify/config)")
     proc = subprocess.run([str(tool), "--offline", "--stable"], cwd=root, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=COMMAND_SECONDS)
     assert proc.returncode == 0, f"netlify-config exited {proc.returncode}:\n{proc.stderr[-3000:]}"
     # Netlify reports a bad entry as a warning on stderr and drops the entry.
     assert "syntax error" not in proc.stderr.lower(), f"Netlify cannot parse netlify.toml:\n{proc.stderr}"

@@ -9,6 +9,8 @@ import json
 import subprocess
 from pathlib import Path
 
+from conftest import scaled
+
 from .conftest import VNU_JAR, require_command, require_file
 
 
@@ -17,7 +19,7 @@ def nu_errors(site: Path) -> list[dict]:
     java = require_command("java")
     jar = require_file(VNU_JAR, "the Nu HTML checker (vnu-jar)")
     proc = subprocess.run([java, "-jar", str(jar), "--errors-only", "--format", "json", "--skip-non-html", str(site)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=scaled(600))
     # Exit 1 means "errors found"; the JSON report goes to stderr either way.
     assert proc.returncode in (0, 1), f"vnu.jar exited {proc.returncode}:\n{proc.stderr[-3000:]}"
     try:

@@ -9,39 +9,94 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 
-from sitegen.errors import BuildError
+from pydantic import TypeAdapter, ValidationError
+
+from sitegen.contract import problems_from
+from sitegen.errors import BuildError, short_repr
 from sitegen.families.chronicle.models import PLACEHOLDER
 from sitegen.families.chronicle.validate import AMENDMENTS_DIR
+from sitegen.fields import Name
+
+# The last second datetime can represent (9999-12-31T23:59:59Z): a later one is a mistake, not a date.
+_LAST_EPOCH = int(dt.datetime.max.replace(tzinfo=dt.timezone.utc).timestamp())
+_TITLE = TypeAdapter(Name)  # the type of AmendmentMeta.title: what the build will accept
+# Concurrent runs each take the next free number; this many taken by others in a row is not a race.
+_CREATE_TRIES = 20
+
+
+def source_date_epoch(value: str) -> dt.datetime:
+    """SOURCE_DATE_EPOCH as the reproducible-builds specification defines it: ASCII digits only,
+    seconds since 1970-01-01T00:00:00Z."""
+    # at most as many digits as the last second has, so that int() never meets a huge number
+    if not re.fullmatch(rf"[0-9]{{1,{len(str(_LAST_EPOCH))}}}", value) or int(value) > _LAST_EPOCH:
+        raise BuildError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found {short_repr(value)}")
+    return dt.datetime.fromtimestamp(int(value), dt.timezone.utc)
 
 
 def today() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    moment = source_date_epoch(epoch) if epoch else dt.datetime.now(dt.timezone.utc)
     return moment.date().isoformat()
 
 
+def front_matter_value(title: str) -> str:
+    """TITLE as a front matter value that sitegen.load.read_markdown reads back unchanged, once
+    the contract's rules for a title allow it (one line: the reader has no line breaks).
+
+    The reader strips the value, then one pair of matching quotes around it, and decodes no
+    escapes: so quotes keep surrounding spaces and a quote at either end. Unless a title holds a
+    single quote together with a backslash or a double quote, YAML reads the value the same way."""
+    if not title.strip():
+        raise BuildError(f"--title: expected the amendment's title; found {short_repr(title)}")
+    try:
+        _TITLE.validate_python(title, strict=True)
+    except ValidationError as exc:
+        found = problems_from(exc, lambda loc: ("--title", None, loc))
+        raise BuildError("\n".join(f"--title: expected {p.expected}; found {p.found}" for p in found)) from None
+    if "'" not in title and ("\\" in title or '"' in title):
+        return f"'{title}'"
+    return f'"{title}"'
+
+
+def _next_number(folder: Path) -> int:
+    numbers = [int(p.stem[1:]) for p in folder.glob("A*.md") if p.stem[1:].isdigit()]
+    return max(numbers, default=0) + 1
+
+
 def new_amendment(root: Path, title: str) -> Path:
-    title = " ".join(title.split())
-    if not title:
-        raise BuildError("an amendment needs a title (--title)")
+    value = front_matter_value(title)
+    date = today()
     folder = root / AMENDMENTS_DIR
-    numbers = [int(p.stem[1:]) for p in folder.glob("A*.md") if p.stem[1:].isdigit()] if folder.is_dir() else []
-    entry_id = f"A{max(numbers, default=0) + 1}"
-    path = folder / f"{entry_id}.md"
-    folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for _ in range(_CREATE_TRIES):
+            entry_id = f"A{_next_number(folder)}"
+            path = folder / f"{entry_id}.md"
+            try:
+                # exclusive: a run that took this number since the listing keeps its file
+                with open(path, "x", encoding="utf-8", newline="\n") as f:
+                    f.write(_scaffold(entry_id, value, date))
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise BuildError(f"cannot write the amendment into {AMENDMENTS_DIR}: {exc.strerror or exc}") from None
+    raise BuildError(f"cannot write the amendment into {AMENDMENTS_DIR}: its next number was taken {_CREATE_TRIES} times in a row")
+
+
+def _scaffold(entry_id: str, title_value: str, date: str) -> str:
+    return (
         "---\n"
         f"id: {entry_id}\n"
         "kind: amendment\n"
-        f"title: {title}\n"  # unquoted: front matter values run to the end of the line
-        f"date: {today()}\n"
+        f"title: {title_value}\n"
+        f"date: {date}\n"
         f'timing: "{PLACEHOLDER}: when, relative to the run (for example mid-generation)"\n'
         f'directed_by: "{PLACEHOLDER}: who directed it (for example owner)"\n'
         f'scope: "{PLACEHOLDER}: operational only | methodology | reporting | branding only"\n'
         "---\n\n"
-        f"{PLACEHOLDER}: what changed, why, and what did not change with it.\n",
-        encoding="utf-8",
+        f"{PLACEHOLDER}: what changed, why, and what did not change with it.\n"
     )
-    return path
