@@ -77,8 +77,9 @@ def rank_ranges(intervals: Sequence[Interval]) -> dict[str, tuple[int, int]]:
     Two overlapping intervals (touching counts) always get overlapping ranges, and an interval
     wholly above another gets a strictly better best and a strictly better worst. A chain of
     overlaps joins nothing: below, a and c do not overlap, and both may be second only because
-    b spans the gap between them. The ranges do not depend on the order of the input; the
-    families list ranked rows by score, then by id.
+    b spans the gap between them. The rows whose range starts at 1 are tied for first: each
+    reaches the highest low end, so every two of them overlap. The ranges do not depend on the
+    order of the input; the families list ranked rows by score, then by id.
 
     >>> rank_ranges([Interval("a", 70, 80), Interval("b", 60, 71), Interval("c", 65, 68), Interval("d", 40, 50)])
     {'a': (1, 2), 'b': (1, 3), 'c': (2, 3), 'd': (4, 4)}

@@ -8,8 +8,10 @@ this low), itself included. Intervals are closed: touching counts as overlap.
 
 from __future__ import annotations
 
+import doctest
 import html
 import itertools
+import json
 import re
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitegen import stats
 from sitegen.render import row_ids
 from sitegen.stats import Interval, percentile_bootstrap, rank_example, rank_ranges
 
@@ -60,6 +63,11 @@ def test_a_wide_interval_does_not_chain_the_field_together():
     assert ranks == {"top": (1, 2), "wide": (1, 3), "low": (2, 3)}
     # a row wholly below the wide one alone ranks after both of the others
     assert rank_ranges([iv("top", 72.5, 74.2), iv("wide", 60.0, 73.0), iv("low", 52.7, 59.3)])["low"] == (3, 3)
+
+
+def test_the_examples_in_the_docstrings_hold():
+    result = doctest.testmod(stats)
+    assert result.attempted >= 3 and result.failed == 0
 
 
 def test_touching_intervals_overlap_and_a_point_on_an_end_touches():
@@ -204,6 +212,14 @@ def test_every_ranked_download_is_in_score_order_with_the_pairwise_ranks(built_s
                 assert ab <= bw and bb <= aw, (rel, a, b)
             if a.low > b.high:  # no chain of overlaps puts a row level with one wholly above it
                 assert ab < bb and aw < bw, (rel, a, b)
+
+
+def test_every_ranked_json_download_carries_the_csvs_ranks(built_site):
+    for rel in TABLES:
+        _, rows = read_csv(built_site.out / rel)
+        doc = json.loads((built_site.out / rel).with_suffix(".json").read_text(encoding="utf-8"))
+        assert [(j["rank_best"], j["rank_worst"]) for j in doc["rows"]] == [
+            (int(r["rank_best"]) if r["rank_best"] else None, int(r["rank_worst"]) if r["rank_worst"] else None) for r in rows], rel
 
 
 def test_the_standings_bands_are_craft_minus_and_plus_its_standard_error(built_site):

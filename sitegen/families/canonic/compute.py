@@ -54,8 +54,7 @@ class Board:
 
     @property
     def first(self) -> list[BoardRow]:
-        """The rows that may rank first: no interval lies wholly above theirs. Every two of
-        them overlap (each reaches the highest low end), so they are tied for first."""
+        """The rows whose rank range starts at 1: tied for first when there are several."""
         return [r for r in self.rows if r.rank_best == 1]
 
 

@@ -71,8 +71,7 @@ class NextChapterResults:
 
     @property
     def first(self) -> list[Standing]:
-        """The models that may rank first: no craft band lies wholly above theirs. Every two of
-        them overlap (each reaches the highest low end), so they are tied for first."""
+        """The models whose rank range starts at 1: tied for first when there are several."""
         return [s for s in self.standings if s.rank_best == 1]
 
 
