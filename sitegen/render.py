@@ -278,6 +278,14 @@ def place_figures(html: str, drawn: dict) -> str:
     return _FIGURE_MARK.sub(sub, html)
 
 
+def rank_range(row) -> str:
+    """A ranked row's rank range as shown: "1–4" (en dash), or "3" when best and worst agree;
+    "–" for a row with no rank."""
+    if row.rank_best is None:
+        return "–"
+    return str(row.rank_best) if row.rank_best == row.rank_worst else f"{row.rank_best}–{row.rank_worst}"
+
+
 def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
     """The site's jinja2 environment. With `bytecode_dir`, compiled templates are kept there:
     compiling them is most of a small rebuild's rendering. jinja2 keys each entry on the
@@ -301,6 +309,7 @@ def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.filters["short"] = lambda h, n=12: h[:n]
+    env.filters["rank_range"] = rank_range
     env.globals["inline_figure"] = inline_figure
     env.globals["row_ids"] = row_ids
     return env

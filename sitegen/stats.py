@@ -9,9 +9,10 @@ True
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -39,12 +40,14 @@ def derive_seed(*parts: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def percentile_bootstrap(scores: np.ndarray, seed: int, resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean, exactly as published::
+def percentile_bootstrap(scores: np.ndarray, seed: int, resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+                         statistic: Callable[..., np.ndarray] = np.mean) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean (or of another statistic, such as
+    numpy.median), exactly as published::
 
         rng = numpy.random.default_rng(seed)
         idx = rng.integers(0, n, size=(resamples, n))
-        numpy.percentile(scores[idx].mean(axis=1), [2.5, 97.5])
+        numpy.percentile(numpy.mean(scores[idx], axis=1), [2.5, 97.5])
     """
     scores = np.asarray(scores, dtype=np.float64)
     n = scores.shape[0]
@@ -52,9 +55,9 @@ def percentile_bootstrap(scores: np.ndarray, seed: int, resamples: int = RESAMPL
         raise ValueError("a bootstrap needs at least one score")
     rng = np.random.default_rng(seed)
     idx = _draw_indices(rng, n, resamples)
-    means = scores.take(idx).mean(axis=1)  # = scores[idx], in half the time
+    values = statistic(scores.take(idx), axis=1)  # take = scores[idx], in half the time
     tail = (100.0 - confidence) / 2.0
-    lo, hi = np.percentile(means, [tail, 100.0 - tail])
+    lo, hi = np.percentile(values, [tail, 100.0 - tail])
     return float(lo), float(hi)
 
 
@@ -65,28 +68,62 @@ class Interval:
     high: float
 
 
-def rank_bands(intervals: Sequence[Interval]) -> dict[str, int]:
-    """Band number (1 = top) for each key: the connected components of the overlap graph of
-    closed intervals (touching counts as overlap), numbered from the highest.
+def rank_ranges(intervals: Sequence[Interval]) -> dict[str, tuple[int, int]]:
+    """Each key's rank range (best, worst), 1 = top, by the pairwise rule on closed intervals:
 
-    On a line, the components are the runs of the union of the intervals, so one pass over
-    the intervals sorted by upper end (descending) finds them: a new band starts when an
-    interval ends strictly below the lowest point the current band reaches.
+    - best = 1 + the number of intervals wholly above this one (their low > its high);
+    - worst = the number of intervals reaching its low (their high >= its low), itself included.
 
-    >>> rank_bands([Interval("a", 70, 80), Interval("b", 60, 70), Interval("c", 40, 50)])
-    {'a': 1, 'b': 1, 'c': 2}
+    Two overlapping intervals (touching counts) always get overlapping ranges, and an interval
+    wholly above another gets a strictly better best and a strictly better worst. A chain of
+    overlaps joins nothing: below, a and c do not overlap, and both may be second only because
+    b spans the gap between them. The rows whose range starts at 1 are tied for first: each
+    reaches the highest low end, so every two of them overlap. The ranges do not depend on the
+    order of the input; the families list ranked rows by score, then by id.
+
+    >>> rank_ranges([Interval("a", 70, 80), Interval("b", 60, 71), Interval("c", 65, 68), Interval("d", 40, 50)])
+    {'a': (1, 2), 'b': (1, 3), 'c': (2, 3), 'd': (4, 4)}
     """
-    order = sorted(intervals, key=lambda iv: (-iv.high, -iv.low, iv.key))
-    bands: dict[str, int] = {}
-    band, reach = 0, float("inf")
-    for iv in order:
-        if band == 0 or iv.high < reach:
-            band += 1
-            reach = iv.low
-        else:
-            reach = min(reach, iv.low)
-        bands[iv.key] = band
-    return bands
+    # Two sorted lists and a bisection per row: the 100x boards hold thousands of rows.
+    lows = sorted(iv.low for iv in intervals)
+    highs = sorted(iv.high for iv in intervals)
+    n = len(lows)
+    return {iv.key: (1 + n - bisect.bisect_right(lows, iv.high), n - bisect.bisect_left(highs, iv.low)) for iv in intervals}
+
+
+@dataclass(frozen=True)
+class RankExample:
+    """One row's rank range worked out: the intervals that fix its two ends."""
+
+    row: Interval
+    above: list[Interval]  # wholly above it (their low > its high): best = 1 + len(above)
+    reaching: list[Interval]  # reaching its low (their high >= its low), itself included: worst = len(reaching)
+
+    @property
+    def rank_best(self) -> int:
+        return 1 + len(self.above)
+
+    @property
+    def rank_worst(self) -> int:
+        return len(self.reaching)
+
+
+def rank_example(intervals: Sequence[Interval]) -> RankExample | None:
+    """The row a method page works the rule through: the first, in the order given (by score),
+    whose range neither starts at 1 nor is a single rank, so that both ends have rows to show;
+    failing that the first whose range is not a single rank; failing that the first row.
+
+    >>> ex = rank_example([Interval("a", 70, 80), Interval("b", 60, 71), Interval("c", 65, 68), Interval("d", 40, 50)])
+    >>> ex.row.key, [iv.key for iv in ex.above], [iv.key for iv in ex.reaching]
+    ('c', ['a'], ['a', 'b', 'c'])
+    """
+    if not intervals:
+        return None
+    ranks = rank_ranges(intervals)
+    order = ([iv for iv in intervals if 1 < ranks[iv.key][0] < ranks[iv.key][1]]
+             + [iv for iv in intervals if ranks[iv.key][0] < ranks[iv.key][1]] + list(intervals))
+    row = order[0]
+    return RankExample(row, [iv for iv in intervals if iv.low > row.high], [iv for iv in intervals if iv.high >= row.low])
 
 
 def difference_bootstrap(a: np.ndarray, b: np.ndarray, seed: int, resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> tuple[float, float]:

@@ -8,7 +8,6 @@ build is made from a copy).
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 import shutil
@@ -200,7 +199,8 @@ class RefRow:
     low: float | None = None
     high: float | None = None
     seed: int | None = None
-    band: int | None = None
+    rank_best: int | None = None
+    rank_worst: int | None = None
 
     @property
     def counted(self) -> int:
@@ -307,24 +307,12 @@ def ref_bootstrap(scores: list[float], seed: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def ref_bands(rows: list[RefRow]) -> None:
-    """Connected components of the closed-interval overlap graph, numbered from the top."""
-    parent = {r.model: r.model for r in rows}
-
-    def find(k):
-        while parent[k] != k:
-            k = parent[k]
-        return k
-
-    for a, b in itertools.combinations(rows, 2):
-        if a.low <= b.high and b.low <= a.high:
-            parent[find(a.model)] = find(b.model)
-    comps: dict[str, list[RefRow]] = {}
+def ref_ranks(rows: list[RefRow]) -> None:
+    """The pairwise rule, row against row: best = 1 + the rows wholly above (their low > its
+    high), worst = the rows reaching its low (their high >= its low), itself included."""
     for r in rows:
-        comps.setdefault(find(r.model), []).append(r)
-    for n, comp in enumerate(sorted(comps.values(), key=lambda c: -max(r.high for r in c)), start=1):
-        for r in comp:
-            r.band = n
+        r.rank_best = 1 + sum(1 for o in rows if o.low > r.high)
+        r.rank_worst = sum(1 for o in rows if o.high >= r.low)
 
 
 def reference(root: Path) -> Ref:
@@ -356,7 +344,7 @@ def reference(root: Path) -> Ref:
             r.seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
             r.low, r.high = ref_bootstrap(scores, r.seed)
     for d in sweep["domains"]:
-        ref_bands([r for (m, dom), r in rows.items() if dom == d["id"] and r.published])
+        ref_ranks([r for (m, dom), r in rows.items() if dom == d["id"] and r.published])
     first = None
     for m in sweep["models"]:
         for d in sweep["domains"]:

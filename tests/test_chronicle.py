@@ -136,7 +136,8 @@ def close(a: float, b: float, tol: float = TOL) -> bool:
 # the median of its three judge runs; a book's score the mean of its windows; a run is eligible
 # with 80,000 to 95,000 words inclusive; a score board ranks the active entrants with runs of its
 # arm by the mean score of their eligible runs, with a percentile bootstrap interval seeded from
-# the SHA-256 of "v1.1|board|entrant"; bands are connected components of overlapping intervals.
+# the SHA-256 of "v1.1|board|entrant"; ranks are the pairwise rule on those intervals, and the
+# voluntary-length board bootstraps the median words of all an entrant's free runs the same way.
 
 
 def weights_by_profile(cohort: dict) -> dict[str, dict[str, float]]:
@@ -167,25 +168,18 @@ def ref_seed(board: str, entrant: str) -> int:
     return int.from_bytes(hashlib.sha256(f"v1.1|{board}|{entrant}".encode("utf-8")).digest()[:8], "big")
 
 
-def ref_bands(rows: dict[str, tuple[float, float]]) -> dict[str, int]:
-    """Union-find over closed-interval overlap; components numbered from the highest top."""
-    parent = {k: k for k in rows}
+def ref_ranks(rows: dict[str, tuple[float, float]]) -> dict[str, tuple[int, int]]:
+    """The pairwise rule on closed intervals: best = 1 + the intervals wholly above (their low >
+    this high), worst = the intervals reaching this low (their high >= it), this one included."""
+    return {k: (1 + sum(1 for lo, _ in rows.values() if lo > hi), sum(1 for _, h in rows.values() if h >= lo))
+            for k, (lo, hi) in rows.items()}
 
-    def find(k):
-        while parent[k] != k:
-            k = parent[k]
-        return k
 
-    keys = sorted(rows)
-    for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
-            if rows[a][0] <= rows[b][1] and rows[b][0] <= rows[a][1]:
-                parent[find(a)] = find(b)
-    comps: dict[str, list[str]] = {}
-    for k in keys:
-        comps.setdefault(find(k), []).append(k)
-    ordered = sorted(comps.values(), key=lambda c: -max(rows[k][1] for k in c))
-    return {k: n for n, comp in enumerate(ordered, start=1) for k in comp}
+def ref_median_bootstrap(words: list[int], seed: int) -> tuple[float, float]:
+    arr = np.asarray(words, dtype=np.float64)
+    idx = np.random.default_rng(seed).integers(0, len(arr), size=(10000, len(arr)))
+    lo, hi = np.percentile(np.median(arr[idx], axis=1), [2.5, 97.5])
+    return float(lo), float(hi)
 
 
 def ref_percentile(x: float, band: list[float]) -> float:
@@ -201,8 +195,8 @@ def ref_band_values(root: Path, cohort: dict) -> list[float]:
 
 
 def ref_score_boards(root: Path) -> dict[str, list[dict]]:
-    """Every score board's rows, in the published order: ranked rows by band then name
-    (case-folded), then the entrants without an eligible run."""
+    """Every score board's rows, in the published order: ranked rows by score then entrant id,
+    then the entrants without an eligible run."""
     cohort = read_json(root, COHORT_REL)
     weights = weights_by_profile(cohort)
     runs = [rec for _, rec in read_jsonl(root, RUNS_REL)]
@@ -229,10 +223,10 @@ def ref_score_boards(root: Path) -> dict[str, list[dict]]:
             row.update(score=score, low=low, high=high, seed=seed, pct=ref_percentile(score, band_values),
                        pct_low=ref_percentile(low, band_values), pct_high=ref_percentile(high, band_values))
             rows.append(row)
-        bands = ref_bands({r["entrant"]: (r["low"], r["high"]) for r in rows})
+        ranks = ref_ranks({r["entrant"]: (r["low"], r["high"]) for r in rows})
         for r in rows:
-            r["band"] = bands[r["entrant"]]
-        rows.sort(key=lambda r: (r["band"], r["name"].casefold(), r["entrant"]))
+            r["rank"] = ranks[r["entrant"]]
+        rows.sort(key=lambda r: (-r["score"], r["entrant"]))
         out[b["id"]] = rows + unranked
     return out
 
@@ -244,9 +238,9 @@ def assert_score_board(csv_rows: list[dict[str, str]], expected: list[dict], boa
         assert got["board"] == board_id
         assert (int(got["runs"]), int(got["eligible_runs"])) == (want["runs"], want["eligible"]), who
         if "score" not in want:
-            assert got["score"] == "" and got["band"] == "" and "DNF" in got["unranked_reason"], who
+            assert got["score"] == got["rank_best"] == got["rank_worst"] == "" and "DNF" in got["unranked_reason"], who
             continue
-        assert int(got["band"]) == want["band"], who
+        assert (int(got["rank_best"]), int(got["rank_worst"])) == want["rank"], who
         assert int(got["bootstrap_seed"]) == want["seed"], who
         for col, key in (("score", "score"), ("ci_low", "low"), ("ci_high", "high"), ("human_percentile", "pct"),
                          ("percentile_low", "pct_low"), ("percentile_high", "pct_high")):
@@ -635,7 +629,7 @@ def test_withdrawn_models_are_on_no_board_but_on_the_diagnostics_page(built_site
                 assert f">{r['id']}</a>" in withdrawn
 
 
-def test_score_boards_scores_intervals_percentiles_and_bands_are_recomputed(built_site):
+def test_score_boards_scores_intervals_percentiles_and_rank_ranges_are_recomputed(built_site):
     expected = ref_score_boards(built_site.root)
     assert set(expected) == {"system", "sustained"}
     for board_id, rows in expected.items():
@@ -643,14 +637,19 @@ def test_score_boards_scores_intervals_percentiles_and_bands_are_recomputed(buil
 
 
 def test_the_voluntary_length_board_is_recomputed(built_site):
-    runs = [rec for _, rec in read_jsonl(built_site.root, RUNS_REL)]
+    runs = sorted((rec for _, rec in read_jsonl(built_site.root, RUNS_REL)), key=lambda r: r["id"])
     per: dict[str, list[int]] = {}
     for r in runs:
         if r["arm"] == "free-run" and r["entrant"] not in WITHDRAWN:
             per.setdefault(r["entrant"], []).append(r["words"])
-    want = sorted(((-statistics.median(w), e, min(w), max(w), len(w)) for e, w in per.items()))
+    intervals = {e: ref_median_bootstrap(w, ref_seed("voluntary", e)) for e, w in per.items()}
+    ranks = ref_ranks(intervals)
+    want = sorted(((-statistics.median(w), e, min(w), max(w), len(w), *intervals[e], *ranks[e], ref_seed("voluntary", e))
+                   for e, w in per.items()))
     got = read_csv(built_site.out / "chronicle/boards/voluntary.csv")
-    assert [(-float(r["median_words"]), r["entrant"], int(r["min_words"]), int(r["max_words"]), int(r["runs"])) for r in got] == want
+    assert [(-float(r["median_words"]), r["entrant"], int(r["min_words"]), int(r["max_words"]), int(r["runs"]),
+             float(r["median_low"]), float(r["median_high"]), int(r["rank_best"]), int(r["rank_worst"]), int(r["bootstrap_seed"]))
+            for r in got] == want
 
 
 def test_the_exhibit_and_the_costs_are_recomputed(built_site):

@@ -1,4 +1,4 @@
-"""The counting rule, the publication gate and the bands, on tiny hand-made sweeps.
+"""The counting rule, the publication gate and the rank ranges, on tiny hand-made sweeps.
 
 Each test writes its own sweep.json + cells.jsonl (two domains, three models, five tasks per
 domain, two judges) into a tmp site and checks what `validate` computes.
@@ -198,7 +198,7 @@ def test_60_percent_counted_is_withheld_with_a_reason_and_no_score(tmp_path):
     assert (r.counted, r.attempted, r.total) == (3, 5, 5)
     assert not r.published
     assert r.reason and "3 of 5" in r.reason and "80%" in r.reason
-    assert (r.score, r.low, r.high, r.band) == (None, None, None, None)
+    assert (r.score, r.low, r.high, r.rank_best, r.rank_worst) == (None, None, None, None, None)
     assert res.rows_published == 5 and res.rows_total == 6
     # the other domain of the same model is unaffected
     assert row(res, B, "beta").published
@@ -211,7 +211,7 @@ def test_missing_cell_withholds_the_row_even_when_the_rest_counted(tmp_path):
     assert (r.counted, r.attempted, r.total) == (4, 4, 5)
     assert not r.published
     assert r.reason and "not attempted" in r.reason
-    assert r.score is None and r.band is None
+    assert r.score is None and r.rank_best is None and r.rank_worst is None
     assert res.cells_total == 29 and res.cells_counted == 29
 
 
@@ -286,35 +286,36 @@ def test_each_excluded_cell_gets_exactly_one_reason(tmp_path):
     assert row(res, B, "alpha").published and not row(res, C, "alpha").published
 
 
-# --------------------------------------------------------------------------- bands
+# --------------------------------------------------------------------------- rank ranges
 
 
 def constant_cells(model: str, domain: str, craft: float, fit: float) -> dict:
     return {(model, t): ok(model, t, [score(J1, craft, fit), score(J2, craft, fit)]) for t in TASKS if t.startswith(domain)}
 
 
-def test_bands_from_hand_made_intervals(tmp_path):
-    # constant task scores give point intervals: A = B = 100 (touching: one band), C = 50 below
+def test_rank_ranges_from_hand_made_intervals(tmp_path):
+    # constant task scores give point intervals: A = B = 100 (touching: tied, 1-2), C = 50 below
     cells = grid({**constant_cells(A, "alpha", 1.0, 1.0), **constant_cells(B, "alpha", 1.0, 1.0),
                   **constant_cells(C, "alpha", 0.5, 0.5)})
     res = run(tmp_path, cells)
     assert (row(res, A, "alpha").low, row(res, A, "alpha").high) == (100.0, 100.0)
-    assert [row(res, m, "alpha").band for m in (A, B, C)] == [1, 1, 2]
+    assert [(row(res, m, "alpha").rank_best, row(res, m, "alpha").rank_worst) for m in (A, B, C)] == [(1, 2), (1, 2), (3, 3)]
     board = next(b for b in res.boards if b.domain == "alpha")
-    assert [r.model for r in board.rows] == [A, B, C]  # by band, then alphabetically by name
+    assert [r.model for r in board.rows] == [A, B, C]  # by score, then by model id
+    assert [r.model for r in board.first] == [A, B]
 
 
-def test_bands_count_down_from_the_top_and_skip_withheld_rows(tmp_path):
+def test_rank_ranges_count_down_from_the_top_and_skip_withheld_rows(tmp_path):
     cells = grid({**constant_cells(A, "beta", 0.25, 0.25), **constant_cells(B, "beta", 0.75, 0.75),
                   **constant_cells(C, "beta", 0.5, 0.5), (B, "beta-01"): None})
     res = run(tmp_path, cells)
-    assert row(res, B, "beta").band is None and not row(res, B, "beta").published
-    assert (row(res, C, "beta").band, row(res, A, "beta").band) == (1, 2)
+    assert row(res, B, "beta").rank_best is None and not row(res, B, "beta").published
+    assert [(row(res, m, "beta").rank_best, row(res, m, "beta").rank_worst) for m in (C, A)] == [(1, 1), (2, 2)]
     board = next(b for b in res.boards if b.domain == "beta")
-    assert [r.model for r in board.rows] == [C, A, B]  # withheld rows stay on the board, after the bands
+    assert [r.model for r in board.rows] == [C, A, B]  # withheld rows stay on the board, after the ranked ones
 
 
-def test_tied_band_is_listed_alphabetically_not_by_score(tmp_path):
+def test_overlapping_rows_share_a_rank_range_and_are_listed_by_score(tmp_path):
     # A's tasks: 100 on four, 0 on one (mean 80, wide interval); C: constant 85, inside A's interval
     a = constant_cells(A, "alpha", 1.0, 1.0)
     a[(A, "alpha-03")] = ok(A, "alpha-03", [score(J1, 0.0, 0.0), score(J2, 0.0, 0.0)])
@@ -322,9 +323,9 @@ def test_tied_band_is_listed_alphabetically_not_by_score(tmp_path):
     res = run(tmp_path, cells)
     ra, rc = row(res, A, "alpha"), row(res, C, "alpha")
     assert ra.score < rc.score and ra.low <= rc.low <= ra.high
-    assert ra.band == rc.band == 1
+    assert (ra.rank_best, ra.rank_worst) == (rc.rank_best, rc.rank_worst) == (1, 2)
     board = next(b for b in res.boards if b.domain == "alpha")
-    assert [r.model for r in board.rows][:2] == [A, C]
+    assert [r.model for r in board.rows] == [C, A, B]
 
 
 # --------------------------------------------------------------------------- property: any mix of outcomes
@@ -364,6 +365,6 @@ def test_any_mix_of_outcomes_matches_the_independent_reference(cells):
         if want.published:
             assert got.score == pytest.approx(want.score, abs=1e-9)
             assert (got.low, got.high) == pytest.approx((want.low, want.high), abs=1e-9)
-            assert (got.band, got.seed) == (want.band, want.seed)
+            assert (got.rank_best, got.rank_worst, got.seed) == (want.rank_best, want.rank_worst, want.seed)
         else:
-            assert (got.score, got.low, got.high, got.band) == (None, None, None, None) and got.reason
+            assert (got.score, got.low, got.high, got.rank_best, got.rank_worst) == (None, None, None, None, None) and got.reason

@@ -241,7 +241,7 @@ def test_task_set_fingerprint_on_the_page_is_the_documented_hash_of_the_tasks(bu
     assert fp in page(built_site.out, "canonic/index.html")[0]
 
 
-def test_canonic_home_lists_each_board_with_its_top_band(built_site, ref):
+def test_canonic_home_lists_each_board_with_the_rows_tied_for_first(built_site, ref):
     _, home = page(built_site.out, "canonic/index.html")
     names = {m["id"]: m["name"] for m in ref.sweep["models"]}
     tasks = Counter(t["domain"] for t in ref.sweep["tasks"])
@@ -251,7 +251,9 @@ def test_canonic_home_lists_each_board_with_its_top_band(built_site, ref):
         published = [r for r in rows if r.published]
         assert row[1] == str(tasks[d["id"]])
         assert row[2] == f"{len(published)} of {len(rows)}"
-        assert sorted(x.strip() for x in row[3].split(",")) == sorted(names[r.model] for r in published if r.band == 1)
+        first = sorted(names[r.model] for r in published if r.rank_best == 1)
+        assert row[3].startswith("tied: ") == (len(first) > 1), row[3]
+        assert sorted(x.strip() for x in row[3].removeprefix("tied: ").split(",")) == first
 
 
 def test_canonic_home_exclusion_table_matches_recount(built_site, ref):
@@ -321,13 +323,13 @@ def test_each_figure_panel_draws_exactly_its_published_rows(built_site, ref):
         withheld = {names[r.model] for r in rows if not r.published}
         assert drawn <= set(texts), d
         assert not (withheld & set(texts)), f"{d}: a withheld row is drawn"
-        # the text alternative says the same as the picture: range of scores and the top band
+        # the text alternative says the same as the picture: range of scores and the rows tied for first
         pub = [r for r in rows if r.published]
         lo, hi = min(r.score for r in pub), max(r.score for r in pub)
         assert any(x in alt for x in fmt_candidates(lo, 1)) and any(x in alt for x in fmt_candidates(hi, 1)), alt
         for r in pub:
-            if r.band == 1:
-                assert names[r.model] in alt, (d, names[r.model])
+            if r.rank_best == 1:
+                assert names[r.model] in alt.split("irst: ", 1)[1], (d, names[r.model])  # "Tied for first: " or "First: "
         for name in withheld:
             assert name in alt  # named as withheld, in words
         # the figure's data download holds exactly the drawn rows, with the recomputed numbers
@@ -374,10 +376,10 @@ def test_board_csv_numbers_equal_the_independent_recomputation(built_site, ref):
                 assert float(row["ci_low"]) == pytest.approx(r.low, abs=1e-9)
                 assert float(row["ci_high"]) == pytest.approx(r.high, abs=1e-9)
                 assert int(row["bootstrap_seed"]) == r.seed
-                assert int(row["band"]) == r.band
+                assert (int(row["rank_best"]), int(row["rank_worst"])) == (r.rank_best, r.rank_worst)
             else:
                 assert row["status"] == "EXCLUDED"
-                assert row["score"] == row["ci_low"] == row["ci_high"] == row["band"] == ""
+                assert row["score"] == row["ci_low"] == row["ci_high"] == row["rank_best"] == row["rank_worst"] == ""
                 assert row["withheld_reason"]
 
 
@@ -391,14 +393,14 @@ def test_board_json_carries_the_same_rows_as_the_csv(built_site, ref):
             if r.published:
                 assert j["score"] == pytest.approx(r.score, abs=1e-9)
                 assert (j["ci_low"], j["ci_high"]) == pytest.approx((r.low, r.high), abs=1e-9)
-                assert (j["band"], j["bootstrap_seed"]) == (r.band, r.seed)
+                assert (j["rank_best"], j["rank_worst"], j["bootstrap_seed"]) == (r.rank_best, r.rank_worst, r.seed)
             else:
-                assert j["score"] is None and j["band"] is None
+                assert j["score"] is None and j["rank_best"] is None and j["rank_worst"] is None
         cells_sha = hashlib.sha256((built_site.root / CELLS_REL).read_bytes()).hexdigest()
         assert doc["sources"][CELLS_REL] == cells_sha
 
 
-def test_board_page_shows_every_published_row_with_recomputed_score_interval_and_band(built_site, ref):
+def test_board_page_shows_every_published_row_with_recomputed_score_interval_and_rank_range(built_site, ref):
     names = {m["id"]: m["name"] for m in ref.sweep["models"]}
     for d in domains(ref):
         _, board = page(built_site.out, f"canonic/{d}/index.html")
@@ -408,23 +410,24 @@ def test_board_page_shows_every_published_row_with_recomputed_score_interval_and
         for r in expected_rows:
             if not r.published:
                 continue
-            band, _name, score, interval, counted, _flags = shown[names[r.model]]["cells"]
-            assert band == str(r.band)
+            rank, _name, score, interval, counted, _flags = shown[names[r.model]]["cells"]
+            assert rank == (str(r.rank_best) if r.rank_best == r.rank_worst else f"{r.rank_best}–{r.rank_worst}")
             assert score in fmt_candidates(r.score, 1), (d, r.model, score, r.score)
             lo, hi = (x.strip() for x in interval.split("–"))
             assert lo in fmt_candidates(r.low, 1) and hi in fmt_candidates(r.high, 1), (d, r.model, interval)
             assert counted == f"{r.counted} / {r.total}"
 
 
-def test_rows_in_one_band_are_listed_together_bands_in_order(built_site, ref):
+def test_published_rows_are_listed_by_score_then_withheld_rows(built_site, ref):
+    names = {m["id"]: m["name"] for m in ref.sweep["models"]}
     for d in domains(ref):
         _, board = page(built_site.out, f"canonic/{d}/index.html")
-        bands = [row["cells"][0] for row in board.board_rows]
-        published = [int(b) for b in bands if b.isdigit()]
-        assert published == sorted(published)
-        assert published and published[0] == 1
-        # withheld rows come after every band
-        assert all(not b.isdigit() for b in bands[len(published):])
+        rows = [r for (m, dom), r in ref.rows.items() if dom == d]
+        published = sorted((r for r in rows if r.published), key=lambda r: (-r.score, r.model))
+        listed = [row["cells"][1] for row in board.board_rows]
+        assert listed[:len(published)] == [names[r.model] for r in published]
+        # withheld rows come after every ranked row, with no rank
+        assert all(row["cells"][0] == "–" for row in board.board_rows[len(published):])
 
 
 def test_self_family_flag_shown_for_models_sharing_a_judge_family(built_site, ref):
@@ -451,7 +454,7 @@ def test_withheld_row_is_rendered_excluded_with_reason_and_no_score(built_site, 
     reason = next(x["withheld_reason"] for x in csv_rows if x["model"] == r.model)
     assert reason in text
     assert f"{r.counted} of {r.total}" in reason  # the reason states the count that failed the gate
-    assert row["cells"][0] in ("", "–", "-")  # no band
+    assert row["cells"][0] in ("", "–", "-")  # no rank
     # no score anywhere on the row: the only numbers are the counted / total
     rest = " ".join(c for i, c in enumerate(row["cells"]) if i != 1).replace(reason, "")
     numbers = re.findall(r"\d+(?:\.\d+)?", rest)

@@ -1,16 +1,15 @@
-"""sitegen.stats: the seed, the bootstrap and the bands, against the method page's recipe."""
+"""sitegen.stats: the seed and the bootstrap, against the method page's recipe (the rank ranges: test_ranks.py)."""
 
 from __future__ import annotations
 
 import hashlib
-import itertools
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.stats import Interval, derive_seed, percentile_bootstrap, rank_bands
+from sitegen.stats import derive_seed, percentile_bootstrap
 
 scores_st = st.lists(st.floats(min_value=0, max_value=100, allow_nan=False, allow_infinity=False),
                      min_size=1, max_size=40)
@@ -109,94 +108,3 @@ def test_interval_contains_point_estimate_full_resamples():
 def test_different_seeds_give_different_intervals():
     scores = np.random.default_rng(3).uniform(0, 100, size=30)
     assert percentile_bootstrap(scores, 1) != percentile_bootstrap(scores, 2)
-
-
-# --------------------------------------------------------------------------- rank_bands
-
-
-def iv(key, low, high):
-    return Interval(key, float(low), float(high))
-
-
-def test_disjoint_intervals_get_separate_bands_numbered_from_the_top():
-    bands = rank_bands([iv("low", 10, 20), iv("top", 70, 80), iv("mid", 40, 50)])
-    assert bands == {"top": 1, "mid": 2, "low": 3}
-
-
-def test_touching_endpoints_share_a_band():
-    assert rank_bands([iv("a", 50, 60), iv("b", 40, 50)]) == {"a": 1, "b": 1}
-    # a degenerate interval sitting exactly on another's endpoint touches it too
-    assert rank_bands([iv("a", 50, 60), iv("b", 60, 60), iv("c", 30, 49.999)]) == {"a": 1, "b": 1, "c": 2}
-
-
-def test_a_chain_shares_one_band_even_when_its_ends_are_disjoint():
-    # A overlaps B, B overlaps C, A and C are disjoint: still one band
-    bands = rank_bands([iv("A", 70, 80), iv("B", 55, 72), iv("C", 40, 58), iv("D", 10, 20)])
-    assert bands == {"A": 1, "B": 1, "C": 1, "D": 2}
-
-
-def test_a_wide_interval_bridges_narrow_ones():
-    bands = rank_bands([iv("wide", 10, 90), iv("x", 80, 85), iv("y", 15, 20), iv("z", 95, 99)])
-    assert bands == {"z": 1, "wide": 2, "x": 2, "y": 2}
-
-
-def test_band_order_is_by_position_not_by_input_order():
-    ivs = [iv("a", 0, 1), iv("b", 2, 3), iv("c", 4, 5), iv("d", 6, 7)]
-    for perm in itertools.permutations(ivs):
-        assert rank_bands(list(perm)) == {"d": 1, "c": 2, "b": 3, "a": 4}
-
-
-def test_no_rows_no_bands():
-    assert rank_bands([]) == {}
-
-
-def reference_bands(ivs: list[Interval]) -> dict[str, int]:
-    """Brute force: union-find over every overlapping pair, components numbered by their top."""
-    parent = list(range(len(ivs)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in itertools.combinations(range(len(ivs)), 2):
-        a, b = ivs[i], ivs[j]
-        if a.low <= b.high and b.low <= a.high:
-            parent[find(i)] = find(j)
-    comps: dict[int, list[int]] = {}
-    for i in range(len(ivs)):
-        comps.setdefault(find(i), []).append(i)
-    ordered = sorted(comps.values(), key=lambda c: -max(ivs[i].high for i in c))
-    return {ivs[i].key: n for n, comp in enumerate(ordered, start=1) for i in comp}
-
-
-@st.composite
-def interval_sets(draw):
-    # small integer grid: touching endpoints and identical intervals happen often
-    n = draw(st.integers(min_value=0, max_value=12))
-    out = []
-    for k in range(n):
-        a = draw(st.integers(min_value=0, max_value=30))
-        w = draw(st.integers(min_value=0, max_value=8))
-        scale = draw(st.sampled_from([1.0, 0.5, 2.5]))
-        out.append(Interval(f"m{k}", a * scale, (a + w) * scale))
-    return out
-
-
-@given(interval_sets())
-@settings(max_examples=300, deadline=None)
-def test_bands_are_the_connected_components_of_overlap(ivs):
-    bands, ref = rank_bands(ivs), reference_bands(ivs)
-    # two rows share a band iff they are connected through overlaps ...
-    for a, b in itertools.combinations(ivs, 2):
-        assert (bands[a.key] == bands[b.key]) == (ref[a.key] == ref[b.key]), (a, b)
-    # ... and bands are numbered from the top
-    assert bands == ref
-
-
-@given(st.lists(st.tuples(st.floats(0, 100, allow_nan=False), st.floats(0, 20, allow_nan=False)), max_size=15))
-@settings(max_examples=200, deadline=None)
-def test_bands_match_union_find_on_arbitrary_floats(pairs):
-    ivs = [Interval(f"k{i}", lo, min(lo + w, 120.0)) for i, (lo, w) in enumerate(pairs)]
-    assert rank_bands(ivs) == reference_bands(ivs)

@@ -1,5 +1,5 @@
 """Canonic Stage 1: six domains, two judges, seeded bootstrap intervals, a publication gate,
-rank bands, and no overall score anywhere (seeds 002 and 003)."""
+pairwise rank ranges, and no overall score anywhere (seeds 002 and 003)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every number Canonic publishes, computed from the stored records.
 
-Counting happens in SQL (store.py); means, intervals and bands are numpy (sitegen.stats),
+Counting happens in SQL (store.py); means, intervals and rank ranges come from sitegen.stats,
 because the method page promises that a reader can reproduce them with numpy alone.
 """
 
@@ -33,7 +33,8 @@ class BoardRow:
     score: float | None = None
     low: float | None = None
     high: float | None = None
-    band: int | None = None
+    rank_best: int | None = None
+    rank_worst: int | None = None
     seed: int | None = None
 
 
@@ -41,7 +42,7 @@ class BoardRow:
 class Board:
     domain: str
     name: str
-    rows: list[BoardRow]  # published rows by band, alphabetical within a band; then withheld rows
+    rows: list[BoardRow]  # published rows by score, then model id; then withheld rows by name
 
     @property
     def published(self) -> list[BoardRow]:
@@ -50,6 +51,11 @@ class Board:
     @property
     def withheld(self) -> list[BoardRow]:
         return [r for r in self.rows if not r.published]
+
+    @property
+    def first(self) -> list[BoardRow]:
+        """The rows whose rank range starts at 1: tied for first when there are several."""
+        return [r for r in self.rows if r.rank_best == 1]
 
 
 @dataclass(frozen=True)
@@ -141,10 +147,10 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     boards = []
     for d in s.domains:
         rows = by_domain[d.id]
-        bands = stats.rank_bands([stats.Interval(r.model, r.low, r.high) for r in rows if r.published])
+        ranks = stats.rank_ranges([stats.Interval(r.model, r.low, r.high) for r in rows if r.published])
         published = sorted(
-            (replace(r, band=bands[r.model]) for r in rows if r.published),
-            key=lambda r: (r.band, r.name.casefold(), r.model))
+            (replace(r, rank_best=ranks[r.model][0], rank_worst=ranks[r.model][1]) for r in rows if r.published),
+            key=lambda r: (-r.score, r.model))
         withheld = sorted((r for r in rows if not r.published), key=lambda r: (r.name.casefold(), r.model))
         boards.append(Board(d.id, d.name, published + withheld))
 

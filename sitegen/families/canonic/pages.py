@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sitegen import stats
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
@@ -17,14 +18,14 @@ from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
 
 BOARD_COLUMNS = [
-    "domain", "band", "model", "model_name", "status", "score", "ci_low", "ci_high",
+    "domain", "rank_best", "rank_worst", "model", "model_name", "status", "score", "ci_low", "ci_high",
     "counted", "attempted", "total", "self_family", "withheld_reason", "bootstrap_seed",
 ]
 
 
 def _board_table(res: CanonicResults, board, sources) -> Table:
     rows = [
-        (board.domain, r.band, r.model, r.name, "published" if r.published else "EXCLUDED", r.score, r.low, r.high,
+        (board.domain, r.rank_best, r.rank_worst, r.model, r.name, "published" if r.published else "EXCLUDED", r.score, r.low, r.high,
          r.counted, r.attempted, r.total, r.self_family, r.reason, r.seed)
         for r in board.rows
     ]
@@ -85,6 +86,7 @@ def outputs(res: CanonicResults) -> Outputs:
         "canonic.rubrics": ("canonic/_rubrics.html", {**common, "domains": s.domains}),
         "canonic.worked-example": ("canonic/_worked_example.html", {**common, "ex": res.example, "domains": domains}),
         "canonic.pins": ("canonic/_pins.html", common),
+        "canonic.ranks": ("_rank_example.html", {**common, **_rank_example(res)}),
     }
     summary = {
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
@@ -113,15 +115,15 @@ def outputs(res: CanonicResults) -> Outputs:
 def _reference_tables(res: CanonicResults, sources: dict[str, str], tasks_per_domain) -> list[Table]:
     """The downloads of the tables that show the boards' overview, the pins, the rubrics and the
     worked example (each a table on the site, so each a CSV and JSON beside it). The overview
-    lists each board's own top band; it ranks nothing across domains."""
+    lists each board's own first rows; it ranks nothing across domains."""
     s = res.sweep
     sweep_only = {SWEEP_FILE: sources[SWEEP_FILE]}
     judge_families = {j.family for j in s.judges}
     out = [
-        Table("canonic/boards", "Canonic Stage 1: the six domain boards, each with its own top band",
-              ["domain", "domain_name", "tasks_per_model", "rows_published", "rows", "top_band"],
+        Table("canonic/boards", "Canonic Stage 1: the six domain boards, each with the rows that may rank first on it",
+              ["domain", "domain_name", "tasks_per_model", "rows_published", "rows", "first"],
               [(b.domain, b.name, tasks_per_domain[b.domain], len(b.published), len(b.rows),
-                "; ".join(r.name for r in b.published if r.band == 1)) for b in res.boards], sources, "canonic.board"),
+                "; ".join(r.name for r in b.first)) for b in res.boards], sources, "canonic.board"),
         Table("canonic/pins", "Canonic Stage 1: judges and models, pinned by provider slug",
               ["role", "id", "name", "family", "shares_family_with_judge"],
               [("judge", j.id, j.name, j.family, None) for j in s.judges]
@@ -141,6 +143,15 @@ def _reference_tables(res: CanonicResults, sources: dict[str, str], tasks_per_do
     return out
 
 
+def _rank_example(res: CanonicResults) -> dict:
+    """The method page's worked rank range: on the first board (in domain order) that ranks a row."""
+    board = next((b for b in res.boards if b.published), None)
+    rows = board.published if board else []
+    return {"rank_ex": stats.rank_example([stats.Interval(r.model, r.low, r.high) for r in rows]),
+            "rank_names": {r.model: r.name for r in rows}, "rank_where": f"the {board.name} board" if board else "",
+            "rank_interval": "95% interval", "rank_format": "{:.2f}"}
+
+
 def _panel_alt(board) -> str:
     """The text alternative of one panel: what a sighted reader takes from it."""
     pub = board.published
@@ -148,9 +159,10 @@ def _panel_alt(board) -> str:
         return f"{board.name}: no row published."
     hi = max(pub, key=lambda r: (r.score, r.name))
     lo = min(pub, key=lambda r: (r.score, r.name))
-    top = ", ".join(r.name for r in pub if r.band == 1)
+    first = [r.name for r in board.first]
     text = (f"{board.name}: score and 95% interval of {len(pub)} published models, from {lo.name} "
-            f"at {lo.score:.1f} to {hi.name} at {hi.score:.1f}. Top band (tied): {top}.")
+            f"at {lo.score:.1f} to {hi.name} at {hi.score:.1f}. "
+            + (f"Tied for first: {', '.join(first)}." if len(first) > 1 else f"First: {first[0]}, its interval wholly above every other."))
     if board.withheld:
         text += " Withheld, so not drawn: " + ", ".join(r.name for r in board.withheld) + "."
     return text

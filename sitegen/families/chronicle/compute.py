@@ -5,9 +5,11 @@
 - A run's ChronicleBench Score is the mean of its window composites; a window composite is the
   median of three judge runs' capped composites (validate.py recomputes and checks both).
 - Boards 1 and 2 rank an entrant by the mean score of its eligible runs, with a 95% percentile
-  bootstrap interval over those runs (10,000 resamples, seed from "board|entrant"); rows whose
-  intervals overlap share a band and are tied. Board 3 ranks the free-run arm by voluntary
-  length: the median words a model wrote before stopping on its own.
+  bootstrap interval over those runs (10,000 resamples, seed from "v1.1|board|entrant"). Board 3
+  ranks the free-run arm by voluntary length: the median words a model wrote before stopping on
+  its own, over all its free runs, with a 95% percentile bootstrap interval of that median drawn
+  the same way. Every board gives each ranked row the rank range of stats.rank_ranges and
+  lists ranked rows by their measure, then entrant id.
 - The human band is the median and interquartile range of the 36 v1.1 reference novels; each
   ranked entrant is placed as a percentile of it, with the percentiles of its interval's ends.
 """
@@ -43,8 +45,9 @@ class Row:
     eligible: int
     score: float | None = None
     low: float | None = None
-    high: float | None = None
-    band: int | None = None
+    high: float | None = None  # low and high: the 95% interval of the board's measure (score, or median words)
+    rank_best: int | None = None
+    rank_worst: int | None = None
     percentile: float | None = None
     pct_low: float | None = None
     pct_high: float | None = None
@@ -64,6 +67,11 @@ class BoardResult:
     description: str
     metric: str  # "score" or "voluntary-length"
     rows: list[Row]
+
+    @property
+    def first(self) -> list[Row]:
+        """The rows whose rank range starts at 1: tied for first when there are several."""
+        return [r for r in self.rows if r.rank_best == 1]
 
 
 @dataclass(frozen=True)
@@ -135,7 +143,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
             if rr.run.arm == b.arm and e.status == "active":  # withdrawn models: diagnostics only
                 board_runs[e.id].append(rr)
         if b.arm == "free-run":
-            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "voluntary-length", _length_rows(board_runs, entrants)))
+            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "voluntary-length", _length_rows(b.id, board_runs, entrants)))
         else:
             boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "score",
                                       _score_rows(b.id, board_runs, entrants, band_values)))
@@ -169,7 +177,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
 
 
 def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) -> list[Row]:
-    rows, intervals = [], []
+    rows = []
     for eid, rrs in sorted(board_runs.items()):
         ok = [rr.score for rr in sorted(rrs, key=lambda rr: rr.run.id) if rr.eligible]  # run-id order: the bootstrap's input order
         name = entrants[eid].name
@@ -183,21 +191,28 @@ def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) ->
         rows.append(Row(eid, name, len(rrs), len(ok), score, low, high,
                         percentile=percentile_of(score, band_values), pct_low=percentile_of(low, band_values),
                         pct_high=percentile_of(high, band_values), seed=seed))
-        intervals.append(stats.Interval(eid, low, high))
-    bands = stats.rank_bands(intervals)
-    # Within a band rows are tied: listed alphabetically, as on the Canonic boards, not by score.
-    ranked = sorted((replace(r, band=bands[r.entrant]) for r in rows if r.score is not None),
-                    key=lambda r: (r.band, r.name.casefold(), r.entrant))
-    return ranked + [r for r in rows if r.score is None]
+    return _ranked(rows, lambda r: r.score)
 
 
-def _length_rows(board_runs, entrants) -> list[Row]:
+def _length_rows(board_id: str, board_runs, entrants) -> list[Row]:
     rows = []
     for eid, rrs in sorted(board_runs.items()):
-        words = [rr.run.words for rr in rrs]
-        rows.append(Row(eid, entrants[eid].name, len(rrs), sum(rr.eligible for rr in rrs),
-                        median_words=float(statistics.median(words)), min_words=min(words), max_words=max(words)))
-    return sorted(rows, key=lambda r: (-r.median_words, r.entrant))
+        words = [rr.run.words for rr in sorted(rrs, key=lambda rr: rr.run.id)]  # run-id order: the bootstrap's input order
+        seed = stats.derive_seed(V11, board_id, eid)
+        low, high = stats.percentile_bootstrap(np.array(words, dtype=np.float64), seed, statistic=np.median)
+        rows.append(Row(eid, entrants[eid].name, len(rrs), sum(rr.eligible for rr in rrs), low=low, high=high,
+                        median_words=float(statistics.median(words)), min_words=min(words), max_words=max(words), seed=seed))
+    return _ranked(rows, lambda r: r.median_words)
+
+
+def _ranked(rows: list[Row], measure) -> list[Row]:
+    """Rows with an interval get their rank range and lead, by measure then entrant id; the
+    others follow in the order given, each with its reason."""
+    ranked = [r for r in rows if r.low is not None]
+    ranks = stats.rank_ranges([stats.Interval(r.entrant, r.low, r.high) for r in ranked])
+    ranked = sorted((replace(r, rank_best=ranks[r.entrant][0], rank_worst=ranks[r.entrant][1]) for r in ranked),
+                    key=lambda r: (-measure(r), r.entrant))
+    return ranked + [r for r in rows if r.low is None]
 
 
 def _exhibit(inp: ChronicleInput, runs: list[RunResult], boards: list[BoardResult]) -> Exhibit | None:

@@ -11,7 +11,7 @@ import json
 
 from markupsafe import Markup
 
-from sitegen import render
+from sitegen import render, stats
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.chronicle.compute import ChronicleResults
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
@@ -60,14 +60,16 @@ def outputs(res: ChronicleResults) -> Outputs:
     for b in res.boards:
         if b.metric == "score":
             table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
-                  ["board", "band", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
+                  ["board", "rank_best", "rank_worst", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
                    "human_percentile", "percentile_low", "percentile_high", "bootstrap_seed", "unranked_reason"],
-                  [(b.id, r.band, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high, r.seed, r.reason)
+                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high, r.seed, r.reason)
                    for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
         else:
             table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
-                  ["board", "entrant", "name", "runs", "median_words", "min_words", "max_words"],
-                  [(b.id, r.entrant, r.name, r.runs, r.median_words, r.min_words, r.max_words) for r in b.rows], "board")
+                  ["board", "rank_best", "rank_worst", "entrant", "name", "runs", "median_words", "median_low", "median_high",
+                   "min_words", "max_words", "bootstrap_seed"],
+                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.runs, r.median_words, r.low, r.high, r.min_words, r.max_words, r.seed)
+                   for r in b.rows], "board")
     dnf = [rr for rr in res.runs if not rr.eligible]
     table("dnf", "Runs outside the eligibility band: scored, published, never ranked",
           ["run", "entrant", "arm", "brief", "words", "stop_reason", "score", "windows"],
@@ -83,12 +85,11 @@ def outputs(res: ChronicleResults) -> Outputs:
     table("costs", "Generation cost per entrant, from the per-call records",
           ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
     # Every table a page shows has its download beside it: the overview of the boards (each
-    # board's own top band, never a ranking across boards), the band's breakdowns, the exhibit,
+    # board's own rows that may rank first, never a ranking across boards), the band's breakdowns, the exhibit,
     # the archived board and each run's calls.
-    table("boards-overview", f"{ident.name}: the boards, each read on its own, with its top band",
+    table("boards-overview", f"{ident.name}: the boards, each read on its own, with the rows that may rank first on it",
           ["board", "number", "title", "arm", "metric", "entrants", "top"],
-          [(b.id, b.number, b.title, b.arm, b.metric, len(b.rows),
-            "; ".join(r.name for r in b.rows if r.band == 1) if b.metric == "score" else (b.rows[0].name if b.rows else None))
+          [(b.id, b.number, b.title, b.arm, b.metric, len(b.rows), "; ".join(r.name for r in b.first) or None)
            for b in res.boards], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
     band_columns = ["group", "novels", "median", "q1", "q3"]
     table("reference-strata", "Human reference band: median and interquartile range per stratum (v1.1 novels)", band_columns,
@@ -124,7 +125,8 @@ def outputs(res: ChronicleResults) -> Outputs:
         Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", f"{ident.formerly} v1.0 (archived)", common),
     ]
     for b in res.boards:
-        pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}", {**common, "board": b}))
+        pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}",
+                          {**common, "board": b, **_rank_example(b)}))
     if res.exhibit is not None:
         pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", f"The controlled exhibit: {ident.name}", common))
     for rr in res.runs:
@@ -142,3 +144,13 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.texts["chronicle.human-band"] = (f"The v1.1 human band over {res.band.n} newly selected public-domain novels has median "
                                          f"{res.band.median:.1f} and interquartile range {res.band.q1:.1f} to {res.band.q3:.1f}.")
     return out
+
+
+def _rank_example(board) -> dict:
+    """The board page's rank rule worked through one of its own rows."""
+    ranked = [r for r in board.rows if r.rank_best is not None]
+    score = board.metric == "score"
+    return {"rank_ex": stats.rank_example([stats.Interval(r.entrant, r.low, r.high) for r in ranked]),
+            "rank_names": {r.entrant: r.name for r in ranked}, "rank_where": "this board",
+            "rank_interval": "95% interval" if score else "95% interval of the median words",
+            "rank_format": "{:.2f}" if score else "{:,.1f}"}

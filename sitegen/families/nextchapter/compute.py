@@ -4,8 +4,8 @@
   share of checks passed, a pass counting only with a verbatim quotation, a trap weighing 2.
 - Per effort setting: the mean over its items with the standard error of those items; per
   model, the best setting that completed every item stands for it (scoring.collapse).
-- Standings by craft; rows whose mean +/- SE bands overlap are tied, and the connected groups
-  of ties are the tiers, numbered from the top.
+- Standings by craft, then model id; each ranked row's rank range (stats.rank_ranges) is read
+  from the craft bands (mean -/+ SE) pair by pair: rows whose bands overlap are tied.
 - The noise gauge: the frozen reference chapter is read in every call, so each item's readings
   of it give the judge's per-call spread; the pooled spread over items, divided by sqrt(items),
   is the uncertainty that noise alone puts on a model's mean.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sitegen import stats
 from sitegen.families.nextchapter.scoring import Headline, VariantResult, collapse, compliance, craft, headline
@@ -46,7 +46,8 @@ class Standing:
     house: str
     best: VariantResult | None
     others: list[VariantResult]
-    tier: int | None
+    rank_best: int | None = None
+    rank_worst: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,11 @@ class NextChapterResults:
     mean_uncertainty: float  # pooled_sd / sqrt(items): what judge noise alone puts on a ten-item mean
     generation_noise: list[tuple[str, float, float]]  # item, draft 1 craft, draft 2 craft
     author: dict[str, float]  # item -> mean of the author's five readings over all calls
+
+    @property
+    def first(self) -> list[Standing]:
+        """The models whose rank range starts at 1: tied for first when there are several."""
+        return [s for s in self.standings if s.rank_best == 1]
 
 
 def compute(inp: NextChapterInput) -> NextChapterResults:
@@ -96,11 +102,11 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
                                           headline([r.craft for r in rs]) if rs else None,
                                           headline([r.compliance for r in rs]) if rs else None))
         best, others = collapse(variants, len(items))
-        standings.append(Standing(m.id, m.name, m.house, best, others, None))
-    ranked = [s for s in standings if s.best is not None]
-    tiers = stats.rank_bands([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in ranked])
-    standings = sorted((Standing(**{**s.__dict__, "tier": tiers.get(s.model)}) for s in standings),
-                       key=lambda s: (s.tier is None, -(s.best.craft.mean if s.best else 0.0), s.model))
+        standings.append(Standing(m.id, m.name, m.house, best, others))
+    ranks = stats.rank_ranges([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in standings if s.best])
+    ranked = sorted((replace(s, rank_best=ranks[s.model][0], rank_worst=ranks[s.model][1]) for s in standings if s.best),
+                    key=lambda s: (-s.best.craft.mean, s.model))
+    standings = ranked + sorted((s for s in standings if not s.best), key=lambda s: s.model)
 
     readings: dict[str, list[float]] = defaultdict(list)
     author: dict[str, list[float]] = defaultdict(list)

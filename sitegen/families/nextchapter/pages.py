@@ -4,7 +4,7 @@ noise gauge, audition), and a CSV and JSON download of every table."""
 
 from __future__ import annotations
 
-from sitegen import render
+from sitegen import render, stats
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.nextchapter.figure import draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
@@ -54,10 +54,12 @@ def outputs(res: NextChapterResults) -> Outputs:
         for shown, v in ([("headline", s.best)] if s.best else []) + [("beneath", v) for v in s.others]:
             standing_rows.append((s.model, s.name, s.house, v.effort, shown, v.status, v.marker, v.items,
                                   v.craft.mean if v.craft else None, v.craft.se if v.craft else None,
+                                  v.craft.low if v.craft else None, v.craft.high if v.craft else None,
                                   v.compliance.mean if v.compliance else None, v.compliance.se if v.compliance else None,
-                                  s.tier if shown == "headline" else None))
+                                  *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None))))
     table("standings", "NextChapterBench standings: every effort setting, the best one per model as its headline",
-          ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "compliance", "compliance_se", "tier"],
+          ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "craft_low", "craft_high",
+           "compliance", "compliance_se", "rank_best", "rank_worst"],
           standing_rows, "standings")
     table("chapters", "Every judged chapter: craft, compliance and the memorisation screen",
           ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES],
@@ -116,6 +118,7 @@ def outputs(res: NextChapterResults) -> Outputs:
         "nextchapter.worked-example": ("nextchapter/_worked_example.html", {**common, "ex": example}),
         "nextchapter.noise": ("nextchapter/_noise.html", common),
         "nextchapter.audition": ("nextchapter/_audition.html", common),
+        "nextchapter.ranks": ("_rank_example.html", {**common, **_rank_example(res)}),
     })
     out.summary = {
         "id": "nextchapter", "title": "NextChapterBench", "href": "nextchapter/", "synthetic": run.synthetic,
@@ -125,6 +128,14 @@ def outputs(res: NextChapterResults) -> Outputs:
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)
     return out
+
+
+def _rank_example(res: NextChapterResults) -> dict:
+    """The method page's worked rank range, on the standings' headline rows."""
+    ranked = [s for s in res.standings if s.best]
+    return {"rank_ex": stats.rank_example([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in ranked]),
+            "rank_names": {s.model: s.name for s in ranked}, "rank_where": "the standings",
+            "rank_interval": "craft band (craft ± SE)", "rank_format": "{:.2f}"}
 
 
 def _generation_alt(res: NextChapterResults, novel: dict, model: str) -> str:

@@ -20,7 +20,7 @@ JUDGES = (
 JUDGE_LENIENCY = (0.03, -0.02)  # additive, on the 0-1 anchor scale: GLM 5.2 is slightly more lenient
 
 # (id, name, family, base latent quality on the 0-1 anchor scale). Four tiers with gaps
-# between them, so the boards show several rank bands and ties within each.
+# between them, so the boards show rows whose intervals overlap and rows wholly apart.
 BASE_MODELS = (
     ("anthropic/claude-opus-5", "Claude Opus 5", "anthropic", 0.8),
     ("openai/gpt-5.5", "GPT-5.5", "openai", 0.79),
