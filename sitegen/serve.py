@@ -16,7 +16,7 @@ output as it was (the build guarantees that); until a later build succeeds, ever
 request gets an error page listing the problems, and files (CSS, figures) still come from
 the previous output.
 
-A request whose Host header names neither loopback (127.0.0.1, localhost, [::1]) nor the
+A request whose Host header names neither loopback (127.0.0.1, localhost, [::1]) nor the name or
 address the server listens on, with its port, gets a 421 and nothing of the site: a page of
 another site whose name resolves to this machine (DNS rebinding) cannot read the preview.
 
@@ -315,10 +315,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(f"data: {seen}\n\n".encode("ascii"))
 
 
-def allowed_hosts(listening: str, port: int) -> frozenset[str]:
-    """The Host headers the preview answers: loopback by name or address, and the address it
-    listens on, with the port (a browser leaves out only :80)."""
-    names = {"127.0.0.1", "localhost", "[::1]", (f"[{listening}]" if ":" in listening else listening).lower()}
+def allowed_hosts(listening: tuple[str, ...], port: int) -> frozenset[str]:
+    """The Host headers the preview answers: loopback by name or address, and the name and the
+    address it listens on (--host and what it resolved to), with the port (a browser leaves out
+    only :80)."""
+    names = {"127.0.0.1", "localhost", "[::1]", *((f"[{h}]" if ":" in h else h).lower() for h in listening)}
     with_port = {f"{name}:{port}" for name in names}
     return frozenset(with_port | names if port == 80 else with_port)
 
@@ -331,7 +332,7 @@ class _Server(ThreadingHTTPServer):
         if ":" in host:
             self.address_family = socket.AF_INET6
         super().__init__((host, port), _Handler)
-        self.hosts = allowed_hosts(self.server_address[0], self.server_address[1])
+        self.hosts = allowed_hosts((host, self.server_address[0]), self.server_address[1])
 
     @property
     def url(self) -> str:

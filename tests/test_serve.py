@@ -18,6 +18,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -204,8 +205,8 @@ def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_resp
     assert "Traceback" not in stderr and "building:" not in stderr  # stderr is a pipe: no progress line
 
 
-def request_with_host(url: str, path: str, host: str) -> http.client.HTTPResponse:
-    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(url).port, timeout=REQUEST_SECONDS)
+def request_with_host(url: str, path: str, host: str, address: str = "127.0.0.1") -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection(address, urlsplit(url).port, timeout=REQUEST_SECONDS)
     conn.request("GET", path, headers={"Host": host})
     return conn.getresponse()
 
@@ -223,6 +224,22 @@ def test_a_request_naming_another_host_gets_nothing_of_the_site(served):
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"):
         reply = request_with_host(served.url, "/", host)
         assert reply.status == 200 and "</body>" in reply.read().decode("utf-8"), host
+
+
+def test_the_name_given_to_listen_on_is_answered_too(site, tmp_path):
+    name = socket.gethostname()
+    try:
+        address = socket.gethostbyname(name)
+    except OSError:
+        pytest.skip(f"this machine's name {name!r} does not resolve")
+    preview = Preview(site, tmp_path / "out", name, 0, stdout=io.StringIO(), stderr=io.StringIO())
+    try:
+        url = preview.start()
+        assert urlsplit(url).hostname == address
+        reply = request_with_host(url, "/__sitegen/version", f"{name}:{urlsplit(url).port}", address)
+        assert reply.status == 200 and json.loads(reply.read()) == {"generation": 0, "ok": True}
+    finally:
+        preview.close()
 
 
 # --------------------------------------------------------------------------- rebuilding
