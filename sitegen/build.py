@@ -363,7 +363,9 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
-    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    # Without the cache not even the figure cache is read: a build from scratch (`verify
+    # --source`) draws every figure itself.
+    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
         render_keys = None
