@@ -115,12 +115,34 @@ def _unwritable(out_dir: Path, exc: OSError) -> BuildError:
 def output_lock(out_dir: Path):
     """Hold the exclusive lock on out_dir for a build: `.sitegen-lock-<name>` beside it, locked
     with flock (released by the kernel if the process dies) and removed on release. A second
-    build fails at once, naming the holder's pid, before it touches anything."""
+    build fails at once, naming the holder's pid, before it touches anything. Folders made to
+    hold the lock are removed with it when nothing else went into them (a failed build)."""
     out = Path(out_dir).resolve()
+    made = [d for d in out.parents if not d.exists()]  # deepest first
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unwritable(out_dir, exc) from None
     path = out.parent / f"{LOCK_PREFIX}{out.name}"
+    try:
+        fd = _locked(path, out_dir)
+    except BaseException:
+        _remove_empty(made)
+        raise
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # while still holding it, so no one locks a file being removed
+        os.close(fd)
+        _remove_empty(made)
+
+
+def _locked(path: Path, out_dir: Path) -> int:
+    """A descriptor of the lock file at path, flock'ed; BuildError when another holds it."""
     while True:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
         except OSError as exc:
             raise _unwritable(out_dir, exc) from None
@@ -138,15 +160,16 @@ def output_lock(out_dir: Path):
             current = None
         mine = os.fstat(fd)
         if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
-            break
+            return fd
         os.close(fd)  # its holder removed it between our open and our lock: lock the file there now
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        yield
-    finally:
-        path.unlink(missing_ok=True)  # while still holding it, so no one locks a file being removed
-        os.close(fd)
+
+
+def _remove_empty(dirs: list[Path]) -> None:
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:  # not empty: the output (or something else) is in it now
+            return
 
 
 # The files a table is published as: <stem><suffix>, the keys of table_files().

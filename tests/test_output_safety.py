@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import hash_tree, leftovers_beside, run_cli
+from conftest import CELLS_REL, hash_tree, leftovers_beside, run_cli
 from sitegen import publish
 from sitegen.build import build
 from sitegen.cli import main
 from sitegen.config import load_config
+from sitegen.errors import InputError
 
 
 def web_app(path: Path) -> Path:
@@ -80,6 +81,13 @@ def test_a_second_build_into_an_output_being_written_fails_at_once_touching_noth
     r = run_cli("build", "--root", str(built_site.root), "--out", str(out))  # released, so this one runs
     assert r.returncode == 0, r.stderr
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".sitegen-lock-")]
+
+
+def test_a_failed_build_into_new_folders_leaves_neither_them_nor_a_lock(cached_site_copy, tmp_path):
+    (cached_site_copy / CELLS_REL).write_text("{not json\n", encoding="utf-8")
+    with pytest.raises(InputError):
+        build(load_config(cached_site_copy), tmp_path / "new" / "deep" / "site")
+    assert list(tmp_path.iterdir()) == [cached_site_copy]
 
 
 @pytest.mark.skipif(not os.path.ismount("/proc"), reason="needs /proc mounted, as on Linux")

@@ -1,7 +1,10 @@
 """`sitegen verify DIR` on a built site: it passes on the demo build as written, and it catches
-tampering with a download, a figure, the file list and the raw records, one line each.
+tampering with a download, a figure, the file list and the raw records, one line each; with
+`--source REPO`, a page whose hashes were rewritten too. A malformed manifest is one line, and
+nothing outside DIR is read.
 
-Every test works on a copy of the session's demo build; verify itself only reads.
+Every test works on a copy of the session's demo build or on a small site of its own; verify
+itself only reads.
 """
 
 from __future__ import annotations
