@@ -360,7 +360,7 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
             artifacts[f.name] = {"kind": "figure", "files": [f.name + s for s in publish.FIGURE_SUFFIXES],
                                  "sources": f.sources, "computation": f.computation}
     return {
-        "generator": f"sitegen {__version__}",
+        "generator": publish.GENERATOR,
         "families": list(config.families),
         "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
         "artifacts": dict(sorted(artifacts.items())),
@@ -379,6 +379,13 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     build of these very inputs and this code, and its files are as its manifest says, nothing
     is done and no stage is entered (BuildResult.up_to_date); otherwise unchanged families and
     pages are reused (see the module docstring)."""
+    publish.check_output_dir(Path(out_dir), config.root)
+    with publish.output_lock(Path(out_dir)):  # one build at a time writes an output
+        return _build(config, Path(out_dir), on_stage, on_figure, cache)
+
+
+def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
+           on_figure: Callable[[int, int], None] | None, cache: bool) -> BuildResult:
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -390,8 +397,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
         if name is not None:
             on_stage(name)
 
-    root, out = config.root, Path(out_dir)
-    publish.check_output_dir(out, root)
+    root, out = config.root, out_dir
     store_ = digest = build_key = inputs_after = None
     if cache:
         store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
@@ -420,7 +426,9 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
-    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures")
+    # Without the cache not even the figure cache is read: a build from scratch (`verify
+    # --source`) draws every figure itself.
+    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
         render_keys = None

@@ -33,7 +33,9 @@ def forbidden_in(text: str) -> list[str]:
 
 
 def paper(config: SiteConfig, out_dir: Path) -> list[str]:
-    """Write every required item into out_dir (replaced whole, like a site). Returns the names."""
+    """Write every required item into out_dir (replaced whole, like a site, and only when it is
+    empty or a sitegen output: its manifest names the generator). Returns the names."""
+    publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
     results = validate(config)
     outputs = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
     figures = {f.name: f for o in outputs.values() for f in o.figures}
@@ -71,14 +73,15 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
     if bad:
         raise BuildError("the paper would state a cross-domain aggregate, which the protocol forbids:\n" + "\n".join(bad))
 
-    publish.check_output_dir(out_dir, config.root)
-    writer = publish.Writer(out_dir)
-    try:
-        for rel, data in sorted(files.items()):
-            writer.write(rel, data)
-        writer.write("manifest.json", publish.json_bytes({"required": list(required), "files": dict(sorted(writer.files.items()))}))
-        writer.commit()
-    except BaseException:
-        writer.abort()
-        raise
+    with publish.output_lock(out_dir):
+        writer = publish.Writer(out_dir)
+        try:
+            for rel, data in sorted(files.items()):
+                writer.write(rel, data)
+            writer.write("manifest.json", publish.json_bytes({"generator": publish.GENERATOR, "required": list(required),
+                                                              "files": dict(sorted(writer.files.items()))}))
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
     return list(required)

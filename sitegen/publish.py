@@ -3,7 +3,10 @@ one file twice, a manifest of every file's SHA-256, and a swap only when all wen
 
 The output directory is never written in place. A build that fails at any point leaves the
 previous output exactly as it was; a staging directory left by a killed build is removed by
-the next one (its name says whose it is).
+the next one (its name says whose it is, exactly: `out` never takes `out-b`'s for its own).
+One build at a time writes an output: it holds a lock beside it, and a second build fails at
+once. A directory is replaced only when it is empty or its own manifest.json names sitegen
+as its generator.
 
 File modes do not follow the umask: a static site is meant to be served, so every file is
 written 0644 and every directory 0755 (a build under umask 077 would otherwise publish a site
@@ -20,17 +23,22 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
+import fcntl
 import io
 import os
+import re
 import shutil
 import stat
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from sitegen import __version__
 from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
 from sitegen.errors import BuildError, Problem
 from sitegen.incremental import INPUT_FOLDERS
@@ -39,6 +47,12 @@ from sitegen.load import sha256_bytes
 STAGING_PREFIX = ".sitegen-staging-"
 RETIRED_PREFIX = ".sitegen-retired-"
 TRASH_PREFIX = ".sitegen-trash-"  # a retired output after the swap, being deleted
+LOCK_PREFIX = ".sitegen-lock-"
+# What follows <prefix><output name> in each leftover's name; matched in full, so the
+# leftovers of `out` are told from those of `out-b` (whose names start the same way).
+PID_SUFFIX = r"-\d+"
+TRASH_SUFFIX = r"-\d+-[0-9a-f]{8}"
+GENERATOR = f"sitegen {__version__}"  # manifest.json's "generator": what marks a sitegen output
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 
@@ -57,10 +71,25 @@ def csv_bytes(columns: list[str], rows: list[tuple]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+def is_sitegen_output(d: Path) -> bool:
+    """d holds a manifest.json of its own (a regular file) whose "generator" names sitegen, as
+    a build's and a paper's do. A web app's or a package's manifest.json does not."""
+    mf = d / "manifest.json"
+    try:
+        if not stat.S_ISREG(mf.lstat().st_mode):
+            return False
+        manifest = orjson.loads(mf.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return False
+    generator = manifest.get("generator") if isinstance(manifest, dict) else None
+    return isinstance(generator, str) and generator.startswith("sitegen ")
+
+
 def check_output_dir(out_dir: Path, root: Path) -> None:
-    """Refuse an output directory whose replacement would destroy something else: the site
-    repository itself (or a folder holding it), one of its input folders, or an existing
-    directory that is not a previous sitegen output (it has no manifest.json)."""
+    """Refuse an output directory whose replacement would destroy something else, or fail
+    halfway: the site repository itself (or a folder holding it), one of its input folders,
+    a mount point (it cannot be renamed), or an existing directory that is not a previous
+    sitegen output."""
     out, root = out_dir.resolve(), root.resolve()
     if out.exists() and not out.is_dir():
         raise BuildError(f"--out {out_dir} is a file, not a directory; sitegen will not replace it")
@@ -70,9 +99,79 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
         src = root / part
         if out == src or src in out.parents:
             raise BuildError(f"--out {out_dir} is inside the input folder {part}/; choose another folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").is_file():
-        raise BuildError(f"--out {out_dir} exists, is not empty and is not a sitegen output (no manifest.json); "
-                         "sitegen replaces its output directory whole, so it will not touch this one")
+    if out.is_dir() and os.path.ismount(out):
+        raise BuildError(f"--out {out_dir} is a mount point; sitegen replaces its output directory by renaming, "
+                         "so build into a folder inside it")
+    if out.is_dir() and any(out.iterdir()) and not is_sitegen_output(out):
+        raise BuildError(f"--out {out_dir} exists, is not empty and is not a sitegen output (no manifest.json naming "
+                         "sitegen as its generator); sitegen replaces its output directory whole, so it will not touch this one")
+
+
+def _unwritable(out_dir: Path, exc: OSError) -> BuildError:
+    parent = Path(out_dir).resolve().parent
+    return BuildError(f"cannot write beside --out {out_dir}: {parent} is not writable ({exc.strerror or exc}); "
+                      "sitegen stages the new output in the folder that holds it")
+
+
+@contextmanager
+def output_lock(out_dir: Path):
+    """Hold the exclusive lock on out_dir for a build: `.sitegen-lock-<name>` beside it, locked
+    with flock (released by the kernel if the process dies) and removed on release. A second
+    build fails at once, naming the holder's pid, before it touches anything. Folders made to
+    hold the lock are removed with it when nothing else went into them (a failed build)."""
+    out = Path(out_dir).resolve()
+    made = [d for d in out.parents if not d.exists()]  # deepest first
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unwritable(out_dir, exc) from None
+    path = out.parent / f"{LOCK_PREFIX}{out.name}"
+    try:
+        fd = _locked(path, out_dir)
+    except BaseException:
+        _remove_empty(made)
+        raise
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # while still holding it, so no one locks a file being removed
+        os.close(fd)
+        _remove_empty(made)
+
+
+def _locked(path: Path, out_dir: Path) -> int:
+    """A descriptor of the lock file at path, flock'ed; BuildError when another holds it."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        except OSError as exc:
+            raise _unwritable(out_dir, exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise _unwritable(out_dir, exc) from None
+            raise BuildError(f"another sitegen build is writing {out_dir} (pid {holder}); try again when it is done") from None
+        try:
+            current = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        mine = os.fstat(fd)
+        if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
+            return fd
+        os.close(fd)  # its holder removed it between our open and our lock: lock the file there now
+
+
+def _remove_empty(dirs: list[Path]) -> None:
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:  # not empty: the output (or something else) is in it now
+            return
 
 
 # The files a table is published as: <stem><suffix>, the keys of table_files().
@@ -158,18 +257,24 @@ class Writer:
     def __init__(self, out_dir: Path):
         self.out_dir = out_dir.resolve()
         parent = self.out_dir.parent
-        parent.mkdir(parents=True, exist_ok=True)
-        for stale in parent.glob(f"{STAGING_PREFIX}{self.out_dir.name}-*"):
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _unwritable(out_dir, exc) from None
+        for stale in _leftovers(parent, STAGING_PREFIX, self.out_dir.name, PID_SUFFIX):
             shutil.rmtree(stale, ignore_errors=True)
-        for stale in sorted(parent.glob(f"{RETIRED_PREFIX}{self.out_dir.name}-*")):
+        for stale in _leftovers(parent, RETIRED_PREFIX, self.out_dir.name, PID_SUFFIX):
             if not self.out_dir.exists():  # a build killed mid-swap: this is the previous output
                 stale.rename(self.out_dir)
             else:
                 shutil.rmtree(stale, ignore_errors=True)
-        for stale in parent.glob(f"{TRASH_PREFIX}{self.out_dir.name}-*"):
+        for stale in _leftovers(parent, TRASH_PREFIX, self.out_dir.name, TRASH_SUFFIX):
             _discard(stale)  # a deletion cut short (its process killed): finish it
         self.staging = parent / f"{STAGING_PREFIX}{self.out_dir.name}-{os.getpid()}"
-        self.staging.mkdir()
+        try:
+            self.staging.mkdir()
+        except OSError as exc:
+            raise _unwritable(out_dir, exc) from None
         self.staging.chmod(DIR_MODE)
         self._dirs: set[Path] = {self.staging}  # directories made so far, each with DIR_MODE
         self.files: dict[str, str] = {}  # output path -> SHA-256
@@ -235,6 +340,12 @@ class Writer:
 
     def abort(self) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _leftovers(parent: Path, prefix: str, name: str, suffix: str) -> list[Path]:
+    """The directories in parent named exactly <prefix><name><suffix>, in name order."""
+    pattern = re.compile(re.escape(prefix + name) + suffix)
+    return sorted(p for p in parent.iterdir() if pattern.fullmatch(p.name) and stat.S_ISDIR(p.lstat().st_mode))
 
 
 def _discard(tree: Path) -> None:

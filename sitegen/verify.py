@@ -8,6 +8,15 @@
    for byte; a difference is reported down to the row and column.
 
 Anyone can run it on a downloaded copy of the site: it needs the site, not the repository.
+Pages, figures' SVG and PNG and assets are then checked by hash alone, against a manifest
+that whoever changed them could have rewritten too. With the repository the site was built
+from (`verify DIR --source REPO`), the site is built again from scratch and every file of DIR
+compared with the rebuilt one byte for byte instead: builds are reproducible, so any
+difference is a change made after the build.
+
+Only regular files inside DIR are read: a manifest entry that is not a plain relative path
+is a problem of the manifest, and a symbolic link (or any other non-regular file) inside DIR
+is reported, never followed.
 """
 
 from __future__ import annotations
@@ -15,33 +24,109 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
+import tempfile
 from pathlib import Path
 
 from sitegen import publish
-from sitegen.errors import BuildError, InputError
+from sitegen.errors import BuildError, InputError, Problem, short_repr
 from sitegen.families import FAMILIES
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
 
 
-def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
-    """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
-    "files"): a listed file missing or with other bytes, or a file present but not listed
-    (manifest.json itself excepted). One line each, naming the file."""
+MANIFEST = "manifest.json"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+PLAIN_PATH = "a plain relative path (no leading /, no empty, . or .. part, no backslash, no control character)"
+
+
+def _tree(site: Path) -> tuple[dict[str, Path], list[str]]:
+    """The regular files under `site` by relative path, found without following a symbolic
+    link; and one line for each entry that is not a regular file or a directory."""
+    files: dict[str, Path] = {}
+    odd: list[str] = []
+
+    def walk(d: Path, prefix: str) -> None:
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            rel = prefix + e.name
+            if e.is_symlink():
+                odd.append(f"{rel}: a symbolic link inside the site; not followed")
+            elif e.is_dir(follow_symlinks=False):
+                walk(Path(e.path), rel + "/")
+            elif e.is_file(follow_symlinks=False):
+                files[rel] = Path(e.path)
+            else:
+                odd.append(f"{rel}: not a regular file; not read")
+
+    walk(site, "")
+    return files, odd
+
+
+def _listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
     out = []
     for rel, sha in sorted(listed.items()):
-        p = site / rel
-        if not p.is_file():
+        p = files.get(rel)
+        if p is None:
             out.append(f"{rel}: listed in manifest.json but missing")
             continue
         found = sha256_bytes(p.read_bytes())
         if found != sha:
             out.append(f"{rel}: SHA-256 {found} differs from the manifest's {sha}")
-    present = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-    for rel in sorted(present - set(listed) - {"manifest.json"}):
+    for rel in sorted(set(files) - set(listed) - {MANIFEST}):
         out.append(f"{rel}: present but not listed in manifest.json")
     return out
+
+
+def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
+    """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
+    "files"): a listed file missing or with other bytes, a file present but not listed
+    (manifest.json itself excepted), or an entry that is not a regular file. One line each,
+    naming the file. Only the regular files found under `site` are read, whatever `listed` says."""
+    files, odd = _tree(site)
+    return odd + _listed_checks(files, listed)
+
+
+def _plain_relative(rel: object) -> bool:
+    return (isinstance(rel, str) and "\\" not in rel and not any(ord(c) < 32 or c == "\x7f" for c in rel)
+            and all(part not in ("", ".", "..") for part in rel.split("/")))
+
+
+def read_manifest(data: bytes) -> tuple[dict, list[str]]:
+    """manifest.json parsed, and one line per way it is not what a build writes: JSON, an
+    object, "files" (and "sources", when present) an object of plain relative paths to
+    SHA-256s, "families" (when present) a list of names. Nothing is read on a path it gives
+    unless it passes."""
+    def problem(path: str, expected: str, found: str, line: int | None = None) -> str:
+        return str(Problem(MANIFEST, line, path, expected, found))
+
+    try:
+        manifest = json.loads(data)
+    except (ValueError, RecursionError) as e:
+        return {}, [problem("", "JSON", f"invalid JSON ({getattr(e, 'msg', type(e).__name__)})", getattr(e, "lineno", None))]
+    if not isinstance(manifest, dict):
+        return {}, [problem("$", "an object", short_repr(manifest))]
+    out = []
+    if "files" not in manifest:
+        out.append(problem("$.files", "an object of path -> SHA-256", "none"))
+    for key in ("files", "sources"):
+        listed = manifest.get(key, {})
+        if not isinstance(listed, dict):
+            out.append(problem(f"$.{key}", "an object of path -> SHA-256", short_repr(listed)))
+            continue
+        for rel, sha in listed.items():
+            where = f"$.{key}[{json.dumps(rel, ensure_ascii=False)}]"
+            if not _plain_relative(rel):
+                out.append(problem(where, PLAIN_PATH, short_repr(rel)))
+            if not (isinstance(sha, str) and _SHA256.fullmatch(sha)):
+                out.append(problem(where, "a SHA-256 (64 lowercase hex digits)", short_repr(sha)))
+    families = manifest.get("families", [])
+    if not (isinstance(families, list) and all(isinstance(f, str) for f in families)):
+        out.append(problem("$.families", "a list of family names", short_repr(families)))
+    return (manifest if not out else {}), out
 
 
 def check_staged(staging: Path, manifest: dict) -> None:
@@ -57,11 +142,11 @@ def check_staged(staging: Path, manifest: dict) -> None:
         raise BuildError("the staged output does not match its manifest; nothing was published:\n" + "\n".join(problems))
 
 
-def _hash_checks(site: Path, manifest: dict) -> list[str]:
-    out = file_checks(site, manifest.get("files", {}))
+def _hash_checks(files: dict[str, Path], manifest: dict) -> list[str]:
+    out = _listed_checks(files, manifest["files"])
     for rel, sha in sorted(manifest.get("sources", {}).items()):
-        raw = site / RAW_DIR / rel
-        if raw.is_file() and sha256_bytes(raw.read_bytes()) != sha:
+        raw = files.get(f"{RAW_DIR}/{rel}")
+        if raw is not None and sha256_bytes(raw.read_bytes()) != sha:
             out.append(f"{RAW_DIR}/{rel}: SHA-256 differs from the source the site was built from ({sha})")
     return out
 
@@ -87,7 +172,7 @@ def _csv_diff(rel: str, published: bytes, recomputed: bytes) -> list[str]:
     return out
 
 
-def _recompute_checks(site: Path, manifest: dict) -> list[str]:
+def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> list[str]:
     """Recompute every family whose raw records the site publishes. Which families those are
     is read from raw/, not taken from the manifest, so an edited manifest cannot switch
     recomputation off."""
@@ -113,27 +198,77 @@ def _recompute_checks(site: Path, manifest: dict) -> list[str]:
         o = FAMILIES[fid].outputs(results[fid])
         for t in o.tables:
             for rel, data in publish.table_files(t).items():
-                p = site / rel
-                if not p.is_file():
+                p = files.get(rel)
+                if p is None:
                     out.append(f"{rel}: recomputed but not published")
                 elif p.read_bytes() != data:
                     out.extend(_csv_diff(rel, p.read_bytes(), data) if rel.endswith(".csv") else [f"{rel}: differs from the recomputed table"])
         for f in o.figures:
             rel = f"{f.name}.csv"
             data = publish.figure_data_csv(f)
-            p = site / rel
-            if not p.is_file():
+            p = files.get(rel)
+            if p is None:
                 out.append(f"{rel}: the data of figure {f.name} is not published")
             elif p.read_bytes() != data:
                 out.extend(_csv_diff(rel, p.read_bytes(), data))
     return out
 
 
-def verify(site: Path) -> list[str]:
-    """Every mismatch found, one line each; an empty list means the site checks out."""
+def _snippet(line: str, at: int) -> str:
+    start, end = max(0, at - 30), at + 30
+    text = ("..." if start else "") + line[start:end] + ("..." if end < len(line) else "")
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _first_difference(rel: str, published: bytes, rebuilt: bytes) -> str:
+    """Where a published file first differs from the rebuilt one: the line, for text."""
+    try:
+        a, b = published.decode("utf-8").split("\n"), rebuilt.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        at = next((i for i, (x, y) in enumerate(zip(published, rebuilt)) if x != y), min(len(published), len(rebuilt)))
+        return f"{rel}: differs from the rebuilt file from byte {at} (published {len(published)} bytes, rebuilt {len(rebuilt)})"
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    x, y = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
+    if x is None or y is None:
+        return f"{rel} line {i + 1}: the {'published' if x is None else 'rebuilt'} file ends before it"
+    at = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    return f"{rel} line {i + 1}: published {_snippet(x, at)} rebuilt {_snippet(y, at)}"
+
+
+def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
+    """Build `source` from scratch, without reading or writing any cache, into a temporary
+    directory, and compare every published file with the rebuilt one, both ways."""
+    from sitegen.build import build
+    from sitegen.config import load_config
+
+    config = load_config(source)
+    with tempfile.TemporaryDirectory(prefix="sitegen-verify-") as tmp:
+        rebuilt, _ = _tree(build(config, Path(tmp) / "site", cache=False).out_dir)
+        out = []
+        for rel in sorted(files.keys() | rebuilt.keys()):
+            if rel not in rebuilt:
+                out.append(f"{rel}: published but not built from the source")
+            elif rel not in files:
+                out.append(f"{rel}: built from the source but not published")
+            elif (a := files[rel].read_bytes()) != (b := rebuilt[rel].read_bytes()):
+                out.append(_first_difference(rel, a, b))
+        return out
+
+
+def verify(site: Path, source: Path | None = None) -> list[str]:
+    """Every mismatch found, one line each; an empty list means the site checks out. With
+    `source`, the site is compared byte for byte with a build of that repository (a
+    SitegenError when it does not build)."""
     site = Path(site)
-    mf = site / "manifest.json"
-    if not mf.is_file():
-        return [f"{site}: no manifest.json (not a sitegen build)"]
-    manifest = json.loads(mf.read_bytes())
-    return _hash_checks(site, manifest) + _recompute_checks(site, manifest)
+    files, odd = _tree(site)
+    if MANIFEST not in files:
+        return odd + [f"{site}: no regular file manifest.json (not a sitegen build)"]
+    manifest, problems = read_manifest(files[MANIFEST].read_bytes())
+    if problems:
+        return odd + problems
+    if source is not None:
+        return odd + _source_checks(files, Path(source))
+    out = odd + _hash_checks(files, manifest)
+    if any(line.startswith((f"{RAW_DIR}:", f"{RAW_DIR}/")) for line in odd):
+        return out + [f"{RAW_DIR}/: holds entries that are not regular files; nothing was recomputed from it"]
+    return out + _recompute_checks(site, files, manifest)

@@ -1,7 +1,10 @@
 """`sitegen verify DIR` on a built site: it passes on the demo build as written, and it catches
-tampering with a download, a figure, the file list and the raw records, one line each.
+tampering with a download, a figure, the file list and the raw records, one line each; with
+`--source REPO`, a page whose hashes were rewritten too. A malformed manifest is one line, and
+nothing outside DIR is read.
 
-Every test works on a copy of the session's demo build; verify itself only reads.
+Every test works on a copy of the session's demo build or on a small site of its own; verify
+itself only reads.
 """
 
 from __future__ import annotations
@@ -140,3 +143,118 @@ def test_a_manifest_cannot_switch_recomputation_off(site):
     code, out = verify(site)
     assert code == 1
     assert any(x.startswith(rel) for x in out), out
+
+
+def rewrite_hashes(site: Path, rel: str) -> None:
+    """Make the manifest (and SHA256SUMS, when it lists the file) attest to rel's new bytes, as
+    someone who changed rel after the build could."""
+    sha = hashlib.sha256((site / rel).read_bytes()).hexdigest()
+    sums = site / "SHA256SUMS"
+    lines = sums.read_text(encoding="utf-8").splitlines(keepends=True)
+    sums.write_text("".join(f"{sha}  {rel}\n" if x.rstrip("\n").endswith(f"  {rel}") else x for x in lines), encoding="utf-8")
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"][rel] = sha
+    manifest["files"]["SHA256SUMS"] = hashlib.sha256(sums.read_bytes()).hexdigest()
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+
+def test_a_page_edited_with_its_hashes_rewritten_passes_hash_only_verify_but_not_verify_source(site, built_site):
+    rel = "canonic/book-opening/index.html"
+    page = (site / rel).read_text(encoding="utf-8")
+    assert '<td class="n">80.7</td>' in page
+    (site / rel).write_text(page.replace('<td class="n">80.7</td>', '<td class="n">95.2</td>', 1), encoding="utf-8")
+    rewrite_hashes(site, rel)
+
+    r = run_cli("verify", str(site))  # the documented limit of a check by hash alone
+    assert r.returncode == 0, r.stderr
+    assert "checked by hash only" in r.stdout and "--source" in r.stdout
+
+    (site / "robots.txt").unlink()
+    (site / "extra.html").write_text("<p>not built</p>\n", encoding="utf-8")
+    r = run_cli("verify", str(site), "--source", str(built_site.root))
+    assert r.returncode == 1
+    out = r.stderr.splitlines()
+    (line,) = lines_about(out, f"{rel} line ")
+    assert "published" in line and "95.2" in line and "rebuilt" in line and "80.7" in line, line
+    assert len(line) < 200
+    assert any(x.startswith("manifest.json line ") for x in out), out
+    assert "robots.txt: built from the source but not published" in out
+    assert "extra.html: published but not built from the source" in out
+
+
+def test_verify_source_passes_on_the_site_as_built(site, built_site):
+    r = run_cli("verify", str(site), "--source", str(built_site.root))
+    assert r.returncode == 0, r.stderr
+    assert "byte for byte" in r.stdout
+
+
+def test_verify_source_of_a_repository_that_does_not_build_fails_in_one_message(site, tmp_path):
+    (tmp_path / "empty").mkdir()
+    r = run_cli("verify", str(site), "--source", str(tmp_path / "empty"))
+    assert r.returncode == 1
+    assert "does not build" in r.stderr and "Traceback" not in r.stderr
+
+
+def tiny_site(tmp_path: Path, manifest: bytes) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>hello</p>\n", encoding="utf-8")
+    (site / "manifest.json").write_bytes(manifest)
+    return site
+
+
+OUTSIDE_TEXT = b"a file beside the site, not of it\n"
+OUTSIDE_SHA = hashlib.sha256(OUTSIDE_TEXT).hexdigest()
+INDEX_SHA = hashlib.sha256(b"<p>hello</p>\n").hexdigest()
+
+
+@pytest.mark.parametrize(("manifest", "says"), [
+    (b"{\"files\": {", "expected JSON"),
+    (b"\xff\xfe not UTF-8", "expected JSON"),
+    (b"[]", "$: expected an object"),
+    (b"{\"files\": []}", "$.files: expected an object"),
+    (b"{\"sources\": {}}", "$.files: expected an object"),
+    (json.dumps({"files": {"index.html": INDEX_SHA, "../outside.txt": OUTSIDE_SHA}}).encode(), '$.files["../outside.txt"]: expected a plain relative path'),
+    (json.dumps({"files": {"index.html": INDEX_SHA, "OUTSIDE": OUTSIDE_SHA}}).encode(), '$.files["/'),
+    (json.dumps({"files": {"index.html": INDEX_SHA, "sub\\..\\..\\outside.txt": OUTSIDE_SHA}}).encode(), "expected a plain relative path"),
+    (json.dumps({"files": {"index.html": INDEX_SHA, "./index.html": INDEX_SHA}}).encode(), "expected a plain relative path"),
+    (json.dumps({"files": {"index.html": INDEX_SHA, "a//index.html": INDEX_SHA}}).encode(), "expected a plain relative path"),
+    (json.dumps({"files": {"index.html": "abc"}}).encode(), '$.files["index.html"]: expected a SHA-256'),
+    (json.dumps({"files": {"index.html": INDEX_SHA}, "sources": {"../../outside.txt": OUTSIDE_SHA}}).encode(), '$.sources["../../outside.txt"]'),
+    (json.dumps({"files": {"index.html": INDEX_SHA}, "families": "canonic"}).encode(), "$.families: expected a list"),
+], ids=["truncated", "not-utf8", "list", "files-list", "no-files", "dotdot", "absolute", "backslash", "dot", "empty-part", "bad-sha", "source-dotdot", "families"])
+def test_a_malformed_manifest_is_one_line_naming_it_and_nothing_outside_is_read(tmp_path, manifest, says):
+    (tmp_path / "outside.txt").write_bytes(OUTSIDE_TEXT)
+    manifest = manifest.replace(b"OUTSIDE", str(tmp_path / "outside.txt").encode())
+    site = tiny_site(tmp_path, manifest)
+    code, out = verify(site)
+    assert code == 1
+    about = lines_about(out, "manifest.json")
+    assert len(about) == 1 and says in about[0], out
+    assert not any("outside" in x for x in out if x not in about), out
+    assert not any("Traceback" in x for x in out), out
+
+
+def test_symbolic_links_in_the_site_are_reported_not_followed(site, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_bytes(OUTSIDE_TEXT)
+    (site / "canonic" / "leak.txt").symlink_to(outside / "secret.txt")
+    (site / "canonic" / "more").symlink_to(outside, target_is_directory=True)
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"]["canonic/leak.txt"] = OUTSIDE_SHA
+    manifest["files"]["canonic/more/secret.txt"] = OUTSIDE_SHA
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    code, out = verify(site)
+    assert code == 1
+    assert "canonic/leak.txt: a symbolic link inside the site; not followed" in out
+    assert "canonic/more: a symbolic link inside the site; not followed" in out
+    assert "canonic/more/secret.txt: listed in manifest.json but missing" in out
+
+
+def test_the_example_workflow_verifies_every_byte_and_restores_only_an_exact_cache(repo_root):
+    text = (repo_root / "examples" / "ci" / "github-actions.yml").read_text(encoding="utf-8")
+    runs = [x.strip().removeprefix("run:").strip() for x in text.splitlines() if x.strip().startswith("run:")]
+    assert runs.index("sitegen verify _site --source .") > runs.index("sitegen build --out _site")
+    # a cache restored by a key prefix would be another run's, built from other inputs
+    assert not [x for x in text.splitlines() if x.strip().startswith("restore-keys:")]
