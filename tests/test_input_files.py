@@ -1,5 +1,5 @@
-"""Only regular files inside the repository are inputs, and every input a build reads is read
-whole by a reader that says what is wrong with it: a symlink out of the repository, a FIFO or a
+"""Only regular files inside the repository are inputs, and every input a build reads goes
+through a reader that says what is wrong with it: a symlink out of the repository, a FIFO or a
 device is one problem naming it and is never opened; an editor's lock file is skipped; what
 `validate` accepts, `build` publishes (a byte-order mark, a large integer); a file nested too
 deep or holding a million problems gets a bounded report.
