@@ -140,7 +140,6 @@ ALLOWED: list[Allowed] = [
     Allowed(H + "runs.jsonl", ("$.calls[*].params.*",),
             ("drop-key", "empty-string", "huge-string", "wrong-type:string", "wrong-type:bool", "negative", "out-of-range"),
             "params are free-form (number, string or bool per key), recorded and shown, never computed with"),
-    Allowed(H + "runs.jsonl", ("$.calls[*].cost_usd",), ("out-of-range",), "a call's cost has no contract maximum (only >= 0)"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].cap",), ("drop-key",),
             "the cap on line 1's first judge run does not bind (it is above the composite), so no number changes"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].composite", "$.windows[*].composite", "$.score", "$.sagascore"),
