@@ -3,6 +3,8 @@
 - Every computed number the site publishes is finite, or the build (and `sitegen verify`)
   fails naming the inputs it was computed from; inputs are bounded so that their sums cannot
   overflow.
+- A name shows what it is: no invisible characters, no word mixing look-alike scripts, and no
+  two display names of one family that read the same.
 """
 
 from __future__ import annotations
@@ -12,16 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import build
+from sitegen.build import build, validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
 from sitegen.families.chronicle import compute as chronicle_compute
 from sitegen.verify import verify
 
-from conftest import edit_line, run_cli
+from conftest import SWEEP_REL, copy_site, edit_line, read_json, run_cli, set_sweep_key, write_json
 from test_chronicle import chronicle_only
 
 RUNS_REL = "data/chronicle/runs.jsonl"
+COHORT_REL = "data/chronicle/cohort.json"
 
 
 @pytest.fixture
@@ -85,3 +88,59 @@ def test_verify_refuses_a_published_table_whose_numbers_are_not_finite(chron: Pa
     found = verify(out)
     assert any(line.startswith("recomputed numbers: ") and "found inf in table chronicle/costs, row 1, column cost_usd" in line
                for line in found), found
+
+
+# --------------------------------------------------------------------------- identity of rows
+
+
+def problem_lines(root: Path) -> list[str]:
+    with pytest.raises(InputError) as ei:
+        validate(load_config(root))
+    return [str(p) for p in ei.value.problems]
+
+
+def set_entrant_name(root: Path, i: int, name: str) -> None:
+    cohort = read_json(root, COHORT_REL)
+    cohort["entrants"][i]["name"] = name
+    write_json(root, COHORT_REL, cohort)
+
+
+@pytest.mark.parametrize("name, found", [
+    ("Claude\u200bOpus 5", "U+200B at character 7"),
+    ("Claude\u2060Opus 5", "U+2060 at character 7"),
+    ("Claude\u00a0Opus 5", "U+00A0 at character 7"),
+    ("Claude Opus\u00ad 5", "U+00AD at character 12"),
+    ("Claude Opus 5\ufeff", "U+FEFF at character 14"),
+])
+def test_a_name_with_an_invisible_character_is_refused(chron: Path, name: str, found: str):
+    set_entrant_name(chron, 0, name)
+    assert problem_lines(chron) == [
+        f"{COHORT_REL} $.entrants[0].name: expected a name without invisible or non-ASCII space characters (found {found})"
+        f'; found "{name}"']
+
+
+def test_a_word_mixing_latin_and_cyrillic_letters_is_refused(chron: Path):
+    set_entrant_name(chron, 1, "Cl\u0430ude Sonnet 4.6")  # a Cyrillic а
+    assert problem_lines(chron) == [
+        f'{COHORT_REL} $.entrants[1].name: expected a name whose every word is written in one script '
+        f'(found Cyrillic and Latin letters in "Cl\u0430ude"); found "Cl\u0430ude Sonnet 4.6"']
+
+
+def test_words_of_different_scripts_side_by_side_are_a_valid_name(chron: Path):
+    set_entrant_name(chron, 1, "GigaChat Гигачат 2")
+    validate(load_config(chron))
+
+
+def test_two_entrants_whose_names_read_alike_are_refused_at_the_second(chron: Path):
+    set_entrant_name(chron, 4, "claude  opus 5")
+    assert problem_lines(chron) == [
+        f'{COHORT_REL} $.entrants[4].name: expected a name unlike every other entrant\'s, ignoring case, Unicode forms '
+        f'and spacing; found "claude  opus 5", which reads as "Claude Opus 5" at $.entrants[0].name']
+
+
+def test_two_models_whose_names_differ_in_unicode_forms_only_are_refused(tmp_path: Path):
+    root = copy_site(tmp_path / "site")
+    set_sweep_key(root, ("models", 1, "name"), "\uff27\uff30\uff34-5.5")  # fullwidth: GPT-5.5 after NFKC
+    assert problem_lines(root) == [
+        f'{SWEEP_REL} $.models[9].name: expected a name unlike every other model\'s, ignoring case, Unicode forms and spacing; '
+        f'found "GPT-5.5", which reads as "\uff27\uff30\uff34-5.5" at $.models[1].name']
