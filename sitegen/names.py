@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import Iterable
 
@@ -72,3 +73,9 @@ def clashes(named: Iterable[tuple[str, int | None, str, str]], what: str) -> lis
             first[key] = (line, path, name)
     return out
 
+
+def label_expr(labels: dict[str, str]) -> str:
+    """A Vega expression that shows each axis value (a row's id) as its name. Figures are keyed
+    by id, so two rows are never drawn as one, and labelled by name. The names are written as
+    JSON strings, whose escapes the expression language shares: no name ends its literal."""
+    return json.dumps(labels, ensure_ascii=True, sort_keys=True) + "[datum.value]"

@@ -4,19 +4,25 @@
   fails naming the inputs it was computed from; inputs are bounded so that their sums cannot
   overflow.
 - A name shows what it is: no invisible characters, no word mixing look-alike scripts, and no
-  two display names of one family that read the same.
+  two display names of one family that read the same. Figures are keyed by id and labelled
+  by name, so two rows are never drawn as one.
 """
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from pathlib import Path
 
 import pytest
 
 from sitegen.build import build, validate
 from sitegen.config import load_config
+from sitegen import figures
 from sitegen.errors import InputError
+from sitegen.families import Figure
+from sitegen.families.canonic.figure import draw_domain_panel, draw_transfer
 from sitegen.families.chronicle import compute as chronicle_compute
 from sitegen.verify import verify
 
@@ -144,3 +150,33 @@ def test_two_models_whose_names_differ_in_unicode_forms_only_are_refused(tmp_pat
     assert problem_lines(root) == [
         f'{SWEEP_REL} $.models[9].name: expected a name unlike every other model\'s, ignoring case, Unicode forms and spacing; '
         f'found "GPT-5.5", which reads as "\uff27\uff30\uff34-5.5" at $.models[1].name']
+
+
+# --------------------------------------------------------------------------- figures keyed by id
+
+
+def svg_texts(svg: str) -> list[tuple[str, str]]:
+    """(translate, text) of every text element of an SVG."""
+    out = []
+    for attrs, text in re.findall(r"<text([^>]*)>([^<]*)</text>", svg):
+        pos = re.search(r'transform="translate\(([^)]*)\)"', attrs)
+        out.append((pos.group(1) if pos else "", html.unescape(text)))
+    return out
+
+
+def test_figure_3_draws_two_models_of_one_name_as_two_rows():
+    """Names are unique once validated; the figure does not rely on it."""
+    data = [{"model": "Twin", "show": "FRIENDS", "score": 74.4, "model_id": "a/one", "show_id": "friends"},
+            {"model": "Twin", "show": "FRIENDS", "score": 39.1, "model_id": "b/two", "show_id": "friends"}]
+    texts = svg_texts(figures.render(Figure("t/figure-3", data, draw_transfer, "", {}, "test")).svg)
+    cells = {t: pos for pos, t in texts if t in ("74.4", "39.1")}
+    assert len(cells) == 2 and cells["74.4"] != cells["39.1"], texts
+    assert [t for _, t in texts].count("Twin") == 2, texts
+
+
+def test_a_figure_shows_names_with_quotes_and_backslashes_as_written():
+    names = ['Quote " me', "Back\\slash", "It's </text>", "Ünïcode 😀"]
+    data = [{"domain": "Book Opening", "model": n, "score": 50.0 + i, "low": 40.0, "high": 60.0, "model_id": f"m/{i}"}
+            for i, n in enumerate(names)]
+    texts = [t for _, t in svg_texts(figures.render(Figure("t/figure", data, draw_domain_panel, "", {}, "test")).svg)]
+    assert [t for t in texts if t in names] == names[::-1], texts  # highest score first

@@ -77,11 +77,11 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
     by_domain = {row[0]: row for row in common["exclusion_rows"]}
     fig2_domains = Figure("canonic/figure-2-domains", [
-        {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k}
+        {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k, "group_id": d}
         for d in domain_name for k, r in enumerate(REASONS)], draw_exclusions,
         _exclusions_alt("domain", [(domain_name[d], by_domain[d][2], by_domain[d][3:]) for d in domain_name]), sources, "canonic.exclusions")
     fig2_models = Figure("canonic/figure-2-models", [
-        {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k}
+        {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k, "group_id": row[0]}
         for row in model_rows for k, r in enumerate(REASONS)], draw_exclusions,
         _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in model_rows]), sources, "canonic.exclusions")
 
@@ -109,7 +109,8 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["show", "show_name", "format", "dimension", "mean_anchor", "judgments"],
           [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
-    fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc} for m, sh, _n, sc in ev.by_show],
+    fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
+                                       for m, sh, _n, sc in ev.by_show],
                   draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
     table("external-comparison", "Rank comparison with the external leaderboard (exact model-identity matches)",
           ["domain", "predeclared", "shared_models", "spearman_rho"],

@@ -96,7 +96,7 @@ def outputs(res: NextChapterResults) -> Outputs:
 
     novel = {i.id: i.novel for i in inp.items}
     fig = Figure("nextchapter/figure-generation-noise", [
-        {"item": novel[i], "draft": f"draft {k}", "craft": v} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
+        {"item": novel[i], "draft": f"draft {k}", "craft": v, "item_id": i} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
         draw_generation_noise, _generation_alt(res, novel, names.get(run.reference.model, run.reference.model)), sources, "nextchapter.noise")
     if res.generation_noise:
         out.figures.append(fig)
