@@ -1,13 +1,35 @@
-"""Published numbers: the check that every computed number is finite before anything is
-written."""
+"""Published numbers: the one rounding rule every displayed number follows, and the check
+that every computed number is finite before anything is written.
+
+The rule (stated on each family's method page): a number is shown rounded half away from
+zero at its decimal representation, the shortest one that reads back as the same float
+(what the CSV and JSON downloads carry). 68.55 is shown as 68.6, though the float nearest
+68.55 lies just below it and printf-style formatting gives 68.5.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
 from sitegen.errors import InputError, Problem, short_repr
+
+
+def display(x: float | int, places: int, *, sign: bool = False, times100: bool = False) -> str:
+    """`x` with `places` decimals under the site's rule: display(68.55, 1) == "68.6",
+    display(-0.05, 1) == "-0.1". `sign` writes a + before a number that is not negative (a
+    difference); `times100` shows a share on the 0-100 scale, shifted in decimal so that
+    0.6855 shows as 68.6 as 68.55 does. A number that is not finite has no display: the build
+    refuses it first (check_finite), so meeting one here is a bug, not an input."""
+    if not math.isfinite(x):
+        raise ValueError(f"{x!r} is not a finite number; it cannot be displayed")
+    # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type)
+    d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
+    text = str((d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    return "+" + text if sign and not text.startswith("-") else text
+
 
 EXPECTED = "finite computed numbers"
 

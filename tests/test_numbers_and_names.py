@@ -6,11 +6,15 @@
 - A name shows what it is: no invisible characters, no word mixing look-alike scripts, and no
   two display names of one family that read the same. Figures are keyed by id and labelled
   by name, so two rows are never drawn as one.
+- One rounding rule for every displayed number (sitegen.numbers.display, stated on the method
+  pages): half away from zero at the published value's decimal digits, so 68.55 shows as 68.6.
 """
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import math
 import re
 from pathlib import Path
@@ -24,6 +28,7 @@ from sitegen.errors import InputError
 from sitegen.families import Figure
 from sitegen.families.canonic.figure import draw_domain_panel, draw_transfer
 from sitegen.families.chronicle import compute as chronicle_compute
+from sitegen.numbers import display
 from sitegen.verify import verify
 
 from conftest import SWEEP_REL, copy_site, edit_line, read_json, run_cli, set_sweep_key, write_json
@@ -180,3 +185,77 @@ def test_a_figure_shows_names_with_quotes_and_backslashes_as_written():
             for i, n in enumerate(names)]
     texts = [t for _, t in svg_texts(figures.render(Figure("t/figure", data, draw_domain_panel, "", {}, "test")).svg)]
     assert [t for t in texts if t in names] == names[::-1], texts  # highest score first
+
+
+# --------------------------------------------------------------------------- one rounding rule
+
+
+def test_display_rounds_halves_away_from_zero_at_their_decimal_digits():
+    assert [display(x, 1) for x in (0.05, 0.15, 68.55, -0.05, 0.04)] == ["0.1", "0.2", "68.6", "-0.1", "0.0"]
+    assert display(2.675, 2) == "2.68"  # the float nearest 2.675 lies below it: printf gives 2.67
+    assert display(11.25, 1) == "11.3" and display(78.125, 2) == "78.13"  # exact halves too, not to even
+    assert display(0.6855, 1, times100=True) == "68.6" and display(0.5, 0, times100=True) == "50"
+    assert display(0.0, 1, sign=True) == "+0.0" and display(-1.25, 1, sign=True) == "-1.3"
+    assert display(7, 2) == "7.00"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def page_rows(path: Path) -> dict[str, list[str]]:
+    """Each table row of a page that has an id, by the text of its row header: the text of its
+    other cells, tags removed."""
+    out = {}
+    for body in re.findall(r'<tr id="[^"]*"[^>]*>(.*?)</tr>', path.read_text(encoding="utf-8"), re.S):
+        name = re.search(r'<th scope="row">(.*?)<a class="permalink"', body, re.S)
+        cells = [html.unescape(re.sub(r"<[^>]*>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", body, re.S)]
+        if name:
+            out[html.unescape(re.sub(r"<[^>]*>", "", name.group(1)))] = cells
+    return out
+
+
+def shown(value: str, places: int = 1) -> str:
+    return display(float(value), places)
+
+
+def test_the_archived_board_shows_each_score_as_its_download_rounds(built_site):
+    rows = page_rows(built_site.out / "chronicle/archive/v1.0/index.html")
+    download = read_csv(built_site.out / "chronicle/archive-v1.0.csv")
+    assert sorted(rows) == sorted(r["entrant"] for r in download)
+    for r in download:
+        assert rows[r["entrant"]][0] == shown(r["v1_0_score"]), r
+    assert [rows[r["entrant"]][0] for r in download if r["v1_0_score"] == "68.55"] == ["68.6"]
+
+
+def test_every_canonic_board_shows_its_download_rounded_by_the_rule(built_site):
+    for board in sorted(built_site.out.glob("canonic/*/board.csv")):
+        rows = page_rows(board.parent / "index.html")
+        for r in read_csv(board):
+            cells = rows[r["model_name"]]
+            if r["status"] == "published":
+                assert cells[0] == r["band"] and cells[1] == shown(r["score"]), (board, r)
+                assert cells[2] == f"{shown(r['ci_low'])} – {shown(r['ci_high'])}", (board, r)
+            assert f"{r['counted']} / {r['total']}" in cells, (board, r)
+
+
+def test_every_chronicle_score_board_shows_its_download_rounded_by_the_rule(built_site):
+    boards = [b for b in sorted(built_site.out.glob("chronicle/boards/*.csv")) if "score" in read_csv(b)[0]]
+    assert boards
+    for board in boards:
+        rows = page_rows(built_site.out / "chronicle/boards" / board.stem / "index.html")
+        for r in read_csv(board):
+            if not r["score"]:
+                continue
+            cells = rows[r["name"]]
+            assert cells[:4] == [r["band"], shown(r["score"]), f"{shown(r['ci_low'])} – {shown(r['ci_high'])}",
+                                 f"{shown(r['human_percentile'])} ({shown(r['percentile_low'])} – {shown(r['percentile_high'])})"], (board, r)
+
+
+def test_the_nextchapter_standings_show_their_download_rounded_by_the_rule(built_site):
+    rows = page_rows(built_site.out / "nextchapter/index.html")
+    headlines = [r for r in read_csv(built_site.out / "nextchapter/standings.csv") if r["shown_as"] == "headline"]
+    assert headlines
+    for r in headlines:
+        assert rows[r["name"]][:3] == [r["tier"] or "–", f"{shown(r['craft'])} ± {shown(r['craft_se'])}",
+                                       f"{shown(r['compliance'])} ± {shown(r['compliance_se'])}"], r

@@ -10,6 +10,7 @@ from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.figure import draw_exclusions, draw_transfer
 from sitegen.families.canonic.store import REASONS
+from sitegen.numbers import display
 
 EXCERPT_CHARS = 1500  # outputs longer than this are excerpted, with a page for the full text
 
@@ -153,7 +154,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     for c in ev.comparisons:
         if c.predeclared and c.rho is not None:
             out.texts[f"canonic.external.{c.domain}"] = (
-                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {c.rho:.3f} over {len(c.pairs)} shared models.")
+                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {display(c.rho, 3)} over {len(c.pairs)} shared models.")
 
 
 def _exclusions_alt(kind: str, rows) -> str:
@@ -168,5 +169,5 @@ def _transfer_alt(ev, model_name, show) -> str:
     per_show: dict[str, list[float]] = defaultdict(list)
     for _m, sh, _n, sc in ev.by_show:
         per_show[sh].append(sc)
-    parts = [f"{show[sh].name} ({show[sh].format}): scores from {min(v):.1f} to {max(v):.1f}" for sh, v in sorted(per_show.items())]
+    parts = [f"{show[sh].name} ({show[sh].format}): scores from {display(min(v), 1)} to {display(max(v), 1)}" for sh, v in sorted(per_show.items())]
     return "Sitcom scene score per show (columns) and model (rows), with the score in each cell. " + "; ".join(parts) + "."

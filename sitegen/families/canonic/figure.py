@@ -8,6 +8,7 @@ Withheld rows have no score, so they have no mark; the caption names them.
 from __future__ import annotations
 
 from sitegen.names import label_expr
+from sitegen.numbers import display
 
 # Labels are never truncated: a model's name is shown whole, and Vega measures every label to
 # truncate it otherwise, which halves the time of a figure with a thousand rows.
@@ -96,10 +97,11 @@ def draw_transfer(data: list[dict]) -> dict:
     layers = rect
     if len(models) <= TRANSFER_LABEL_ROWS:  # past this, the numbers are in the data table instead
         layers = rect + base.mark_text(fontSize=11).encode(
-            text=alt.Text("score:Q", format=".1f"),
+            text=alt.Text("label:N"),
             color=alt.condition(LABEL_ON_CELL, alt.value("white"), alt.value("black")),
         )
     chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
     spec = chart.to_dict()
-    spec["datasets"] = {"rows": data}
+    # The score written in a cell is rounded by the site's rule, not by Vega's number format.
+    spec["datasets"] = {"rows": [{**d, "label": display(d["score"], 1)} for d in data]}
     return spec

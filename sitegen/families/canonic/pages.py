@@ -15,6 +15,7 @@ from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+from sitegen.numbers import display
 
 BOARD_COLUMNS = [
     "domain", "band", "model", "model_name", "status", "score", "ci_low", "ci_high",
@@ -150,7 +151,7 @@ def _panel_alt(board) -> str:
     lo = min(pub, key=lambda r: (r.score, r.name))
     top = ", ".join(r.name for r in pub if r.band == 1)
     text = (f"{board.name}: score and 95% interval of {len(pub)} published models, from {lo.name} "
-            f"at {lo.score:.1f} to {hi.name} at {hi.score:.1f}. Top band (tied): {top}.")
+            f"at {display(lo.score, 1)} to {hi.name} at {display(hi.score, 1)}. Top band (tied): {top}.")
     if board.withheld:
         text += " Withheld, so not drawn: " + ", ".join(r.name for r in board.withheld) + "."
     return text
