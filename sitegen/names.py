@@ -5,9 +5,10 @@
   joiners, word joiner, invisible operators, byte-order mark, soft hyphen, bidi controls),
   spaces other than U+0020, line and paragraph separators; and words that mix the Latin,
   Greek, Cyrillic, Armenian or Cherokee letters that look alike ("Clаude" with a Cyrillic а).
-  A name may hold words of different scripts ("Война и мир / War and Peace"), not a word.
+  A name may hold words of different scripts ("Война и мир / War and Peace"); one word may not.
 - clashes finds display names that differ only in what a reader cannot see: case, Unicode
   compatibility forms and runs of whitespace (name_key).
+- label_expr shows the names on a figure's axis whose rows are keyed by id.
 """
 
 from __future__ import annotations
