@@ -21,10 +21,11 @@ def display(x: float | int, places: int, *, sign: bool = False, times100: bool =
     """`x` with `places` decimals under the site's rule: display(68.55, 1) == "68.6",
     display(-0.05, 1) == "-0.1". `sign` writes a + before a number that is not negative (a
     difference); `times100` shows a share on the 0-100 scale, shifted in decimal so that
-    0.6855 shows as 68.6 as 68.55 does. A number that is not finite has no display: the build
-    refuses it first (check_finite), so meeting one here is a bug, not an input."""
+    0.6855 shows as 68.6 as 68.55 does. A number that is not finite is written as Python
+    writes it ("nan"): sentences are made before check_finite runs, and it refuses them with
+    the rest, naming the inputs, before anything is written."""
     if not math.isfinite(x):
-        raise ValueError(f"{x!r} is not a finite number; it cannot be displayed")
+        return repr(float(x))
     # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type)
     d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
     text = str((d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))

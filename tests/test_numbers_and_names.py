@@ -84,6 +84,15 @@ def test_a_computed_number_that_is_not_finite_fails_the_build_naming_its_inputs(
     assert not out.exists()
 
 
+def test_a_sentence_made_from_a_number_that_is_not_finite_fails_the_build_naming_its_inputs(chron: Path, monkeypatch):
+    """The human band's median is written into a generated sentence before the check runs."""
+    monkeypatch.setattr(chronicle_compute, "_band", lambda values: chronicle_compute.Band(len(values), math.nan, math.nan, math.nan))
+    with pytest.raises(InputError) as ei:
+        build(load_config(chron), chron.parent / "out", cache=False)
+    assert any("data/chronicle/reference.jsonl: expected finite computed numbers; found nan in table chronicle/reference-strata" in line
+               for line in str(ei.value).split("\n")), str(ei.value)
+
+
 def test_verify_refuses_a_published_table_whose_numbers_are_not_finite(chron: Path, monkeypatch):
     """A site published without the check, its costs download saying inf: the recomputation
     agrees with it byte for byte, and still the site does not verify."""
