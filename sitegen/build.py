@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import incremental, publish, render, site_index
+from sitegen import incremental, numbers, publish, render, site_index
 from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
@@ -180,7 +180,9 @@ def validate(config: SiteConfig) -> dict:
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
     results = _compute(config, intake.inputs)
-    _render(config, intake.docs, {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families})
+    outputs = {fid: FAMILIES[fid].outputs(results[fid]) for fid in config.families}
+    numbers.check_finite(outputs)
+    _render(config, intake.docs, outputs)
     return results
 
 
@@ -423,6 +425,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         if db is not None:
             db.close()
     outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+    numbers.check_finite({fid: outputs[fid] for fid in results})
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile; the figures stage waits for them.

@@ -18,6 +18,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
+from sitegen.names import check_name  # invisible and look-alike characters
+
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _NAME_ONLY = re.compile("[\t\n\r\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -61,7 +63,7 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 IsoDate = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_real_date)]
 IsoTime = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"), AfterValidator(_real_time)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_clean_name)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_clean_name), AfterValidator(check_name)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(_clean_text)]
 LongText = Annotated[str, StringConstraints(min_length=1, max_length=400_000), AfterValidator(_clean_text)]
 

@@ -39,17 +39,28 @@ class Rendered:
 
 
 def figure_key(fig: Figure) -> str:
-    """SHA-256 over the figure's name, its data, the source of its drawing function and
-    the versions of the libraries that draw it."""
+    """SHA-256 over the figure's name, its data, the source of its drawing function's module
+    and of the sitegen modules it takes helpers from, and the versions of the libraries that
+    draw it."""
     h = hashlib.sha256()
     h.update(fig.name.encode())
     h.update(json.dumps(fig.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
-    h.update(inspect.getsource(inspect.getmodule(fig.draw)).encode())
+    for module in _drawing_modules(fig.draw):
+        h.update(inspect.getsource(module).encode())
     h.update(fig.draw.__qualname__.encode())
     for dist in ("altair", "vl-convert-python"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(f"png@{PNG_SCALE}x<={PNG_MAX_SIDE}".encode())
     return h.hexdigest()
+
+
+def _drawing_modules(draw: Callable) -> list:
+    """The drawing function's module, then every sitegen module whose functions it imports
+    (the labels and the rounding rule): a change to one of them draws the figure again."""
+    own = inspect.getmodule(draw)
+    helpers = {m.__name__: m for v in vars(own).values() if inspect.isfunction(v)
+               and (m := inspect.getmodule(v)) is not own and m.__name__.startswith("sitegen.")}
+    return [own, *(helpers[name] for name in sorted(helpers))]
 
 
 def render(fig: Figure) -> Rendered:

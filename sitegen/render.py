@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from sitegen.errors import Problem
 from sitegen.load import MarkdownDoc
+from sitegen.numbers import display
 
 SHORTCODE = re.compile(r"^\{\{<\s*([a-z0-9][a-z0-9._-]*)\s*>\}\}\s*$")
 
@@ -304,10 +305,13 @@ def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["fmt1"] = lambda x: "–" if x is None else f"{x:.1f}"
-    env.filters["fmt2"] = lambda x: "–" if x is None else f"{x:.2f}"
+    # Every number a page shows is rounded by numbers.display (the rule the method pages state):
+    # {{ x | fmt(4) }}, {{ d | fmt(1, sign=true) }}; a missing number shows as a dash.
+    env.filters["fmt"] = lambda x, places, **how: "–" if x is None else display(x, places, **how)
+    env.filters["fmt1"] = lambda x: env.filters["fmt"](x, 1)
+    env.filters["fmt2"] = lambda x: env.filters["fmt"](x, 2)
     env.filters["thousands"] = lambda n: f"{n:,}"
-    env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
+    env.filters["pct"] = lambda x: display(x, 1, times100=True) + "%"
     env.filters["short"] = lambda h, n=12: h[:n]
     env.filters["rank_range"] = rank_range
     env.globals["inline_figure"] = inline_figure

@@ -26,6 +26,7 @@ from sitegen.atom import Category, FeedHead, atom_feed
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError
 from sitegen.families import Outputs, Page
+from sitegen.numbers import display
 from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer
 
 DOWNLOADS_PAGE = "downloads/index.html"
@@ -142,7 +143,7 @@ def human_size(n: int) -> str:
     value, i = float(n), 0
     while value >= 1024 and i < len(units) - 1:
         value, i = value / 1024, i + 1
-    return f"{n} B" if i == 0 else f"{value:.1f} {units[i]}"
+    return f"{n} B" if i == 0 else f"{display(value, 1)} {units[i]}"
 
 
 def is_download(rel: str) -> bool:

@@ -29,7 +29,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import publish
+from sitegen import numbers, publish
 from sitegen.errors import BuildError, InputError, Problem, short_repr
 from sitegen.families import FAMILIES
 from sitegen.load import Loaded, sha256_bytes
@@ -194,8 +194,13 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     from sitegen.build import _compute  # the same computation a build runs
 
     results = _compute(config, inputs)
+    outputs = {fid: FAMILIES[fid].outputs(results[fid]) for fid in families}
+    try:
+        numbers.check_finite(outputs)  # a number that is not finite is published the same twice
+    except InputError as e:
+        out.extend(f"recomputed numbers: {p}" for p in e.problems)
     for fid in families:
-        o = FAMILIES[fid].outputs(results[fid])
+        o = outputs[fid]
         for t in o.tables:
             for rel, data in publish.table_files(t).items():
                 p = files.get(rel)

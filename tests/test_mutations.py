@@ -76,9 +76,8 @@ class Allowed:
 C, H, N = "data/canonic/", "data/chronicle/", "data/nextchapter/"
 # Prose is quoted as written (model outputs, judges' words, descriptions): a zero-width joiner
 # is part of ordinary text (emoji, Indic scripts) and a bidi override only reorders its own
-# paragraph on the page. Names are identity and are held to more: a zero-width joiner only.
+# paragraph on the page. Names are identity and are held to more: neither.
 PROSE = ("rtl-override", "zero-width-joiner")
-NAME = ("zero-width-joiner",)
 OPTIONAL_DROPPED = ("drop-key", "null")
 
 ALLOWED: list[Allowed] = [
@@ -90,7 +89,6 @@ ALLOWED: list[Allowed] = [
     Allowed(C + "cells.jsonl", ("$.judgments[*].weighted_score",), OPTIONAL_DROPPED,
             "the stated weighted score is optional: the site recomputes it from the anchors"),
     Allowed(C + "external.json", ("$.source",), PROSE, "the citation is prose"),
-    Allowed(C + "external.json", ("$.name", "$.entries[*].name"), NAME, "a name may contain a zero-width joiner"),
     Allowed(C + "external.json", ("$.predeclared",), ("empty-list",),
             "no predeclared domain is a valid release: every comparison is then exploratory"),
     Allowed(C + "external.json", ("$.entries[*].score",), ("negative", "out-of-range"),
@@ -105,21 +103,14 @@ ALLOWED: list[Allowed] = [
             "a probe's description and engineered output are prose"),
     Allowed(C + "probes.json", ("$.probes[*].judgments[*].rationale",), ("drop-key", "empty-string") + PROSE,
             "a judge's rationale is optional free text (default empty)"),
-    Allowed(C + "sweep.json", ("$.judges[*].name", "$.models[*].name", "$.shows[*].name", "$.domains[*].name"), NAME,
-            "a name may contain a zero-width joiner"),
     Allowed(C + "sweep.json", ("$.domains[*].rubric.dimensions[*].scope",), ("drop-key",),
             "scope defaults to portable, which the first dimension is (so the rubric's fingerprint is unchanged)"),
     Allowed(C + "sweep.json", ("$.tasks[*].show",), ("drop-key",),
             "show is optional and null for the first task (its domain is not show-conditioned)"),
     # ---- chronicle
     Allowed(H + "archive-v1.0.json", ("$.note",), PROSE, "the archive note is prose"),
-    Allowed(H + "archive-v1.0.json", ("$.contract", "$.rows[*].entrant"), NAME, "a name may contain a zero-width joiner"),
     Allowed(H + "archive-v1.0.json", ("$.rows[*].runs",), ("out-of-range",),
             "an archived row is published as it was; its run count is only required to be positive"),
-    Allowed(H + "cohort.json", ("$.benchmark.name", "$.benchmark.score_name", "$.benchmark.formerly", "$.benchmark.formerly_score",
-                                "$.instrument.id", "$.instrument.judge", "$.briefs[*].code", "$.briefs[*].title", "$.briefs[*].genre",
-                                "$.entrants[*].name", "$.boards[*].title", "$.cohorts[*].instrument"), NAME,
-            "a name may contain a zero-width joiner"),
     Allowed(H + "cohort.json", ("$.boards[*].description", "$.cohorts[*].changelog", "$.exhibit.description"), PROSE,
             "descriptions and the changelog are prose"),
     Allowed(H + "cohort.json", ("$.entrants[*].status",), ("drop-key",), "status defaults to active, which the first entrant is"),
@@ -127,20 +118,17 @@ ALLOWED: list[Allowed] = [
     Allowed(H + "freeze.json", ("$.items[*].path",), OPTIONAL_DROPPED,
             "path is optional: the protocol is found at content/chronicle/protocol.md"),
     Allowed(H + "freeze.json", ("$.items[*].history[*].note",), ("drop-key",) + PROSE, "a version note is optional prose"),
-    Allowed(H + "reference.jsonl", ("$.title", "$.author"), NAME, "a name may contain a zero-width joiner"),
     Allowed(H + "reference.jsonl", ("$.gutenberg_id",), ("out-of-range",), "a Project Gutenberg ebook number has no upper bound"),
     Allowed(H + "reference.jsonl", ("$.windows[*].runs[*].composite", "$.windows[*].composite", "$.score", "$.sagascore"),
             OPTIONAL_DROPPED, "stated composites and scores are optional: the site recomputes them"),
     Allowed(H + "reference.jsonl", ("$.windows[*].runs[*].cap",), ("drop-key",),
             "the cap on line 1's first judge run does not bind (it is above the composite), so no number changes"),
     Allowed(H + "reference.jsonl", ("$.windows[*].runs[*].cap.reason",), PROSE, "a cap's reason is prose"),
-    Allowed(H + "runs.jsonl", ("$.calls[*].request_id",), NAME, "a provider's request id is opaque text"),
     Allowed(H + "runs.jsonl", ("$.calls[*].params",), ("extra-key",),
             "params are free-form: the generation parameters as the harness recorded them"),
     Allowed(H + "runs.jsonl", ("$.calls[*].params.*",),
             ("drop-key", "empty-string", "huge-string", "wrong-type:string", "wrong-type:bool", "negative", "out-of-range"),
             "params are free-form (number, string or bool per key), recorded and shown, never computed with"),
-    Allowed(H + "runs.jsonl", ("$.calls[*].cost_usd",), ("out-of-range",), "a call's cost has no contract maximum (only >= 0)"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].cap",), ("drop-key",),
             "the cap on line 1's first judge run does not bind (it is above the composite), so no number changes"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].composite", "$.windows[*].composite", "$.score", "$.sagascore"),
@@ -152,13 +140,10 @@ ALLOWED: list[Allowed] = [
     Allowed(N + "calls.jsonl", ("$.worst_flaw", "$.best_quality"), PROSE, "the judge's sentences are prose"),
     Allowed(N + "chapters.jsonl", ("$.text",), PROSE, "a chapter is untrusted model text published as written (escaped)"),
     Allowed(N + "chapters.jsonl", ("$.reason",), ("drop-key",) + PROSE, "reason is optional prose (line 1 is a judged chapter)"),
-    Allowed(N + "items.jsonl", ("$.novel", "$.author"), NAME, "a name may contain a zero-width joiner"),
     Allowed(N + "items.jsonl", ("$.source_chapter", "$.brief.beats[*]", "$.brief.prohibitions[*]", "$.brief.end_state",
                                 "$.traps[*].fact", "$.author_chapter"), PROSE, "source texts and the brief are prose"),
     Allowed(N + "items.jsonl", ("$.brief.words_max",), ("out-of-range",),
             "a brief's word range is the author's choice; the rule is only min < max"),
-    Allowed(N + "run.json", ("$.judge.name", "$.reference.name", "$.models[*].name", "$.audition.candidates[*].name"), NAME,
-            "a name may contain a zero-width joiner"),
     Allowed(N + "run.json", ("$.models[*].variants[*].note",), ("drop-key", "empty-string") + PROSE, "a variant's note is optional prose"),
     Allowed(N + "run.json", ("$.audition.reasons",), PROSE, "the audition's reasons are prose"),
     Allowed(N + "run.json", ("$.audition.correlations[*].rho",), ("negative",), "a correlation may be -1"),

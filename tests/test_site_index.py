@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from decimal import ROUND_HALF_UP, Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -69,7 +70,9 @@ def my_human_size(n: int) -> str:
         if value < 1024:
             break
         value, unit = value / 1024, u
-    return f"{n} B" if unit == "B" else f"{value:.1f} {unit}"
+    # one decimal, half away from zero (the site's rounding rule): 30,976 bytes are 30.3 KiB
+    rounded = Decimal(repr(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{n} B" if unit == "B" else f"{rounded} {unit}"
 
 
 class DownloadRows(HTMLParser):

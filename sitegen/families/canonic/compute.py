@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from sitegen import stats
+from sitegen.numbers import display
 from sitegen.parallel import Background, call
 from sitegen.families.canonic import store as cstore
 from sitegen.families.canonic.evidence import Evidence, compute_evidence, split_jobs, split_rows, stored_evidence
@@ -92,7 +93,7 @@ def gate(total: int, attempted: int, counted: int) -> str | None:
     if attempted < total:
         return f"{total - attempted} of {total} tasks not attempted; every task must be attempted"
     if counted * GATE_DENOMINATOR < total * GATE_NUMERATOR:
-        return f"only {counted} of {total} tasks counted ({100 * counted / total:.0f}%); the gate needs 80%"
+        return f"only {counted} of {total} tasks counted ({display(counted / total, 0, times100=True)}%); the gate needs 80%"
     return None
 
 

@@ -10,6 +10,7 @@ from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.figure import draw_exclusions, draw_transfer
 from sitegen.families.canonic.store import REASONS
+from sitegen.numbers import display
 
 EXCERPT_CHARS = 1500  # outputs longer than this are excerpted, with a page for the full text
 
@@ -77,11 +78,11 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
     by_domain = {row[0]: row for row in common["exclusion_rows"]}
     fig2_domains = Figure("canonic/figure-2-domains", [
-        {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k}
+        {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k, "group_id": d}
         for d in domain_name for k, r in enumerate(REASONS)], draw_exclusions,
         _exclusions_alt("domain", [(domain_name[d], by_domain[d][2], by_domain[d][3:]) for d in domain_name]), sources, "canonic.exclusions")
     fig2_models = Figure("canonic/figure-2-models", [
-        {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k}
+        {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k, "group_id": row[0]}
         for row in model_rows for k, r in enumerate(REASONS)], draw_exclusions,
         _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in model_rows]), sources, "canonic.exclusions")
 
@@ -109,7 +110,8 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["show", "show_name", "format", "dimension", "mean_anchor", "judgments"],
           [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
-    fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc} for m, sh, _n, sc in ev.by_show],
+    fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
+                                       for m, sh, _n, sc in ev.by_show],
                   draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
     table("external-comparison", "Rank comparison with the external leaderboard (exact model-identity matches)",
           ["domain", "predeclared", "shared_models", "spearman_rho"],
@@ -152,7 +154,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     for c in ev.comparisons:
         if c.predeclared and c.rho is not None:
             out.texts[f"canonic.external.{c.domain}"] = (
-                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {c.rho:.3f} over {len(c.pairs)} shared models.")
+                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {display(c.rho, 3)} over {len(c.pairs)} shared models.")
 
 
 def _exclusions_alt(kind: str, rows) -> str:
@@ -167,5 +169,5 @@ def _transfer_alt(ev, model_name, show) -> str:
     per_show: dict[str, list[float]] = defaultdict(list)
     for _m, sh, _n, sc in ev.by_show:
         per_show[sh].append(sc)
-    parts = [f"{show[sh].name} ({show[sh].format}): scores from {min(v):.1f} to {max(v):.1f}" for sh, v in sorted(per_show.items())]
+    parts = [f"{show[sh].name} ({show[sh].format}): scores from {display(min(v), 1)} to {display(max(v), 1)}" for sh, v in sorted(per_show.items())]
     return "Sitcom scene score per show (columns) and model (rows), with the score in each cell. " + "; ".join(parts) + "."

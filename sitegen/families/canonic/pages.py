@@ -16,6 +16,7 @@ from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+from sitegen.numbers import display
 
 BOARD_COLUMNS = [
     "domain", "rank_best", "rank_worst", "model", "model_name", "status", "score", "ci_low", "ci_high",
@@ -52,7 +53,7 @@ def outputs(res: CanonicResults) -> Outputs:
     figures = {
         b.domain: Figure(
             f"canonic/{b.domain}/figure",
-            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high} for r in b.published],
+            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "model_id": r.model} for r in b.published],
             draw_domain_panel, _panel_alt(b), sources, "canonic.board")
         for b in res.boards
     }
@@ -161,7 +162,7 @@ def _panel_alt(board) -> str:
     lo = min(pub, key=lambda r: (r.score, r.name))
     first = [r.name for r in board.first]
     text = (f"{board.name}: score and 95% interval of {len(pub)} published models, from {lo.name} "
-            f"at {lo.score:.1f} to {hi.name} at {hi.score:.1f}. "
+            f"at {display(lo.score, 1)} to {hi.name} at {display(hi.score, 1)}. "
             + (f"Tied for first: {', '.join(first)}." if len(first) > 1 else f"First: {first[0]}, its interval wholly above every other."))
     if board.withheld:
         text += " Withheld, so not drawn: " + ", ".join(r.name for r in board.withheld) + "."

@@ -22,6 +22,7 @@ from pathlib import Path
 import pyarrow as pa
 from pydantic import TypeAdapter
 
+from sitegen import names
 from sitegen.aggregate import is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many
@@ -202,6 +203,8 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
     for name, items in (("judges", s.judges), ("models", s.models), ("shows", s.shows), ("domains", s.domains), ("tasks", s.tasks)):
         for d in duplicates(x.id for x in items):
             out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
+    for name, items in (("judges", s.judges), ("models", s.models), ("shows", s.shows), ("domains", s.domains)):
+        out.extend(names.clashes(((f, None, f"$.{name}[{i}].name", x.name) for i, x in enumerate(items)), name[:-1]))
     judge_ids = {j.id for j in s.judges}
     for i, m in enumerate(s.models):
         if m.id in judge_ids:

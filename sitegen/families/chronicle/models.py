@@ -28,6 +28,9 @@ DIMENSIONS = ("hook", "prose", "character", "dialogue", "pacing", "structure", "
 ARMS = ("free-run", "sustained", "system")
 JUDGE_RUNS = 3
 WEIGHT_TOLERANCE = 1e-9
+# A bound on one call's cost, far above any real one, so that the sums of costs the site
+# publishes stay finite (two calls of 1.7e308 dollars would add up to infinity).
+MAX_CALL_COST_USD = 1_000_000
 
 
 # Three runs per (entrant, brief): the JSON integer 3 itself, not true or 3.0.
@@ -208,7 +211,7 @@ class Call(Strict):
     request_id: Name
     timestamp: IsoTime
     params: dict[Slug, float | int | str | bool]
-    cost_usd: float = Field(ge=0)
+    cost_usd: float = Field(ge=0, le=MAX_CALL_COST_USD)
     words_from: int = Field(ge=0)
     words_to: int = Field(ge=0)
     finish: Literal["stop", "length", "error", "stall"]

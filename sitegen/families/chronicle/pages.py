@@ -18,6 +18,7 @@ from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.validate import (
     ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, amendment_number,
 )
+from sitegen.numbers import display
 
 KIND_ORDER = {"amendment": 0, "clarification": 1, "rename-note": 2}
 
@@ -141,8 +142,9 @@ def outputs(res: ChronicleResults) -> Outputs:
     }
     out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])
-    out.texts["chronicle.human-band"] = (f"The v1.1 human band over {res.band.n} newly selected public-domain novels has median "
-                                         f"{res.band.median:.1f} and interquartile range {res.band.q1:.1f} to {res.band.q3:.1f}.")
+    band = res.band
+    out.texts["chronicle.human-band"] = (f"The v1.1 human band over {band.n} newly selected public-domain novels has median "
+                                         f"{display(band.median, 1)} and interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}.")
     return out
 
 

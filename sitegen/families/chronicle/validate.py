@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from sitegen import freeze as freeze_mod
+from sitegen import names
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
@@ -137,6 +138,8 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     protocol, protocol_meta = _read_protocol(root, loaded, limits)
     amendments, present = _read_amendments(root, loaded, limits)
 
+    if archive is not None:
+        out.extend(names.clashes(((ARCHIVE_FILE, None, f"$.rows[{i}].entrant", r.entrant) for i, r in enumerate(archive.rows)), "archived entrant"))
     if cohort is not None:
         _check_cohort(cohort, out)
         _check_runs(cohort, runs, runs_lines, runs_archived, out)
@@ -265,6 +268,9 @@ def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
     for name, items in (("profiles", c.profiles), ("briefs", c.briefs), ("entrants", c.entrants), ("boards", c.boards), ("cohorts", c.cohorts)):
         for d in duplicates(x.id for x in items):
             out.append(Problem(f, None, f"$.{name}", "unique ids", f"{d!r} more than once"))
+    out.extend(names.clashes(((f, None, f"$.entrants[{i}].name", e.name) for i, e in enumerate(c.entrants)), "entrant"))
+    out.extend(names.clashes(((f, None, f"$.boards[{i}].title", b.title) for i, b in enumerate(c.boards)), "board"))
+    out.extend(names.clashes(((f, None, f"$.briefs[{i}].title", b.title) for i, b in enumerate(c.briefs)), "brief"))
     # One board per arm: a run's arm decides its board, so no run can stand on two boards.
     for arm in duplicates(b.arm for b in c.boards):
         out.append(Problem(f, None, "$.boards", "one board per arm (boards are never blended)", f"two boards for arm {arm!r}"))

@@ -3,6 +3,8 @@ score for the first and the second draft, joined, so the spread a redraft alone 
 
 from __future__ import annotations
 
+from sitegen.names import label_expr
+
 # Each with at least 3:1 contrast on the light and on the dark page (see canonic/figure.py).
 LINE = "#7b8794"
 DRAFTS = ["#0077bb", "#d4670f"]
@@ -11,11 +13,12 @@ DRAFTS = ["#0077bb", "#d4670f"]
 def draw_generation_noise(data: list[dict]) -> dict:
     import altair as alt  # late: only when the SVG is not cached
 
-    items = [d["item"] for d in data if d["draft"] == "draft 1"]
+    # Rows keyed by item id, labelled with the item's novel.
+    items = {d["item_id"]: d["item"] for d in data if d["draft"] == "draft 1"}
     base = alt.Chart(alt.NamedData(name="rows")).encode(
-        y=alt.Y("item:N", sort=items, title=None, axis=alt.Axis(labelLimit=0)),
+        y=alt.Y("item_id:N", sort=list(items), title=None, axis=alt.Axis(labelLimit=0, labelExpr=label_expr(items))),
     )
-    line = base.mark_line(color=LINE).encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item:N")
+    line = base.mark_line(color=LINE).encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item_id:N")
     # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
     points = base.mark_point(filled=True, size=60, opacity=1).encode(
         x="craft:Q", color=alt.Color("draft:N", title=None, scale=alt.Scale(range=DRAFTS), legend=alt.Legend(orient="bottom")),

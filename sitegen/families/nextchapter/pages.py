@@ -11,6 +11,7 @@ from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
 from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, check_passes
 from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
+from sitegen.numbers import display
 
 FLAG_NAMES = ("memorised", "refusal", "preamble", "truncated", "markdown")
 
@@ -98,7 +99,7 @@ def outputs(res: NextChapterResults) -> Outputs:
 
     novel = {i.id: i.novel for i in inp.items}
     fig = Figure("nextchapter/figure-generation-noise", [
-        {"item": novel[i], "draft": f"draft {k}", "craft": v} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
+        {"item": novel[i], "draft": f"draft {k}", "craft": v, "item_id": i} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
         draw_generation_noise, _generation_alt(res, novel, names.get(run.reference.model, run.reference.model)), sources, "nextchapter.noise")
     if res.generation_noise:
         out.figures.append(fig)
@@ -144,5 +145,5 @@ def _generation_alt(res: NextChapterResults, novel: dict, model: str) -> str:
         return ""
     ahead = sum(d > 0 for d in diffs)
     return (f"Craft of {model}'s first and second drafts of each of {len(diffs)} items. The second draft is "
-            f"{sum(diffs) / len(diffs):+.2f} points against the first on average, ahead on {ahead} items, "
-            f"and single items move by up to {max(abs(d) for d in diffs):.1f} points.")
+            f"{display(sum(diffs) / len(diffs), 2, sign=True)} points against the first on average, ahead on {ahead} items, "
+            f"and single items move by up to {display(max(abs(d) for d in diffs), 1)} points.")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
+from sitegen import names
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
@@ -101,6 +102,7 @@ def _check_audition(run: RunFile, out: list[Problem]) -> None:
     ids = [c.id for c in audition.candidates]
     for d in duplicates(ids):
         out.append(Problem(RUN_FILE, None, "$.audition.candidates", "unique candidate ids", f"{d!r} more than once"))
+    out.extend(names.clashes(((RUN_FILE, None, f"$.audition.candidates[{i}].name", c.name) for i, c in enumerate(audition.candidates)), "candidate"))
     wanted = f"a candidate of the audition ({', '.join(ids)})"
 
     def named(path: str, value: str) -> bool:
@@ -123,6 +125,8 @@ def _check_audition(run: RunFile, out: list[Problem]) -> None:
 def _check(run, items, item_lines, chapters, chapter_lines, calls, call_lines, out) -> None:
     for d in duplicates(m.id for m in run.models):
         out.append(Problem(RUN_FILE, None, "$.models", "unique model ids", f"{d!r} more than once"))
+    out.extend(names.clashes(((RUN_FILE, None, f"$.models[{i}].name", m.name) for i, m in enumerate(run.models)), "model"))
+    out.extend(names.clashes(((ITEMS_FILE, line, "$.novel", item.novel) for item, line in zip(items, item_lines)), "item"))
     variants = {(m.id, v.effort): v for m in run.models for v in m.variants}
     if (run.reference.model, run.reference.effort) not in variants:
         out.append(Problem(RUN_FILE, None, "$.reference", "the reference model and effort among the models' variants",

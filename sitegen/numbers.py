@@ -1,0 +1,101 @@
+"""Published numbers: the one rounding rule every displayed number follows, and the check
+that every computed number is finite before anything is written.
+
+The rule (stated on each family's method page): a number is shown rounded half away from
+zero at its decimal representation, the shortest one that reads back as the same float
+(what the CSV and JSON downloads carry). 68.55 is shown as 68.6, though the float nearest
+68.55 lies just below it and printf-style formatting gives 68.5.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Iterator
+
+from sitegen.errors import InputError, Problem, short_repr
+
+
+def display(x: float | int, places: int, *, sign: bool = False, times100: bool = False) -> str:
+    """`x` with `places` decimals under the site's rule: display(68.55, 1) == "68.6",
+    display(-0.05, 1) == "-0.1". `sign` writes a + before a number that is not negative (a
+    difference); `times100` shows a share on the 0-100 scale, shifted in decimal so that
+    0.6855 shows as 68.6 as 68.55 does. A number that is not finite is written as Python
+    writes it ("nan"): sentences are made before check_finite runs, and it refuses them with
+    the rest, naming the inputs, before anything is written."""
+    if not math.isfinite(x):
+        return repr(float(x))
+    # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type)
+    d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
+    text = str((d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    return "+" + text if sign and not text.startswith("-") else text
+
+
+EXPECTED = "finite computed numbers"
+
+
+def check_finite(outputs: dict) -> None:
+    """Every number each family's Outputs publish (table rows, figure data, and whatever its
+    pages and sections are given to show) is finite; otherwise one Problem per number,
+    naming the input files it was computed from. Texts are written from the same results
+    the pages are given, so they are checked through them."""
+    problems: list[Problem] = []
+    for fid, o in outputs.items():
+        problems.extend(_problems(fid, o))
+    if problems:
+        raise InputError(problems)
+
+
+def _problems(fid: str, o) -> Iterator[Problem]:
+    every: dict[str, str] = {}
+    for t in o.tables:
+        every.update(t.sources)
+        for i, row in enumerate(t.rows, start=1):
+            for col, v in zip(t.columns, row):
+                if _bad(v):
+                    yield _problem(t.sources, f"{short_repr(v)} in table {t.stem}, row {i}, column {col}")
+    for f in o.figures:
+        every.update(f.sources)
+        for i, d in enumerate(f.data, start=1):
+            for col, v in d.items():
+                if _bad(v):
+                    yield _problem(f.sources, f"{short_repr(v)} in the data of figure {f.name}, row {i}, column {col}")
+    # Pages share their family's results (and its tables): each object is read once.
+    seen = {id(x) for x in (*o.tables, *o.figures)}
+    contexts = [(p.path, p.context) for p in o.pages] + [(name, ctx) for name, (_tpl, ctx) in o.fragments.items()]
+    for where, ctx in contexts:
+        for path, v in _floats(ctx, "", seen):
+            yield _problem(every, f"{short_repr(v)} in what {fid} gives {where} to show ({path.lstrip('.')})")
+
+
+def _problem(sources: dict[str, str], found: str) -> Problem:
+    return Problem(", ".join(sorted(sources)) or "the inputs", None, "", EXPECTED, found)
+
+
+def _bad(v: Any) -> bool:
+    return isinstance(v, float) and not math.isfinite(v)
+
+
+def _floats(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, float]]:
+    """Every non-finite float reachable from `value` through dicts, lists, tuples and
+    dataclasses. Validated input records (pydantic models) are not entered: their contracts
+    refuse infinities and NaN."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            yield path, value
+        return
+    if isinstance(value, (str, bytes, int)) or value is None or callable(value) or hasattr(type(value), "model_fields"):
+        return
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _floats(v, f"{path}[{short_repr(k)}]", seen)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _floats(v, f"{path}[{i}]", seen)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from _floats(getattr(value, f.name), f"{path}.{f.name}", seen)
