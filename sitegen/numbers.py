@@ -17,18 +17,19 @@ from typing import Any, Iterator
 from sitegen.errors import InputError, Problem, short_repr
 
 
-def display(x: float | int, places: int, *, sign: bool = False, times100: bool = False) -> str:
+def display(x: float | int, places: int, *, sign: bool = False, times100: bool = False, grouped: bool = False) -> str:
     """`x` with `places` decimals under the site's rule: display(68.55, 1) == "68.6",
     display(-0.05, 1) == "-0.1". `sign` writes a + before a number that is not negative (a
     difference); `times100` shows a share on the 0-100 scale, shifted in decimal so that
-    0.6855 shows as 68.6 as 68.55 does. A number that is not finite is written as Python
+    0.6855 shows as 68.6 as 68.55 does; `grouped` separates thousands with commas. A number that is not finite is written as Python
     writes it ("nan"): sentences are made before check_finite runs, and it refuses them with
     the rest, naming the inputs, before anything is written."""
     if not math.isfinite(x):
         return repr(float(x))
     # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type)
     d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
-    text = str((d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    rounded = (d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{rounded:,}" if grouped else str(rounded)
     return "+" + text if sign and not text.startswith("-") else text
 
 

@@ -150,7 +150,7 @@ def _rank_example(res: CanonicResults) -> dict:
     rows = board.published if board else []
     return {"rank_ex": stats.rank_example([stats.Interval(r.model, r.low, r.high) for r in rows]),
             "rank_names": {r.model: r.name for r in rows}, "rank_where": f"the {board.name} board" if board else "",
-            "rank_interval": "95% interval", "rank_format": "{:.2f}"}
+            "rank_interval": "95% interval", "rank_fmt": {"places": 2}}
 
 
 def _panel_alt(board) -> str:

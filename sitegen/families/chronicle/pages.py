@@ -155,4 +155,4 @@ def _rank_example(board) -> dict:
     return {"rank_ex": stats.rank_example([stats.Interval(r.entrant, r.low, r.high) for r in ranked]),
             "rank_names": {r.entrant: r.name for r in ranked}, "rank_where": "this board",
             "rank_interval": "95% interval" if score else "95% interval of the median words",
-            "rank_format": "{:.2f}" if score else "{:,.1f}"}
+            "rank_fmt": {"places": 2} if score else {"places": 1, "grouped": True}}

@@ -136,7 +136,7 @@ def _rank_example(res: NextChapterResults) -> dict:
     ranked = [s for s in res.standings if s.best]
     return {"rank_ex": stats.rank_example([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in ranked]),
             "rank_names": {s.model: s.name for s in ranked}, "rank_where": "the standings",
-            "rank_interval": "craft band (craft ± SE)", "rank_format": "{:.2f}"}
+            "rank_interval": "craft band (craft ± SE)", "rank_fmt": {"places": 2}}
 
 
 def _generation_alt(res: NextChapterResults, novel: dict, model: str) -> str:
