@@ -224,7 +224,7 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
         claims.claim(rel, publish.Claimant("pyproject.toml", what))
     for fid, o in outputs.items():
         title = o.summary.get("title", fid)
-        folder = incremental.family_parts(fid, FAMILIES[fid].content_dir)[0]
+        folder = FAMILIES[fid].inputs[0]  # its data folder, where a problem of its outputs points
         for p in o.pages:
             claims.claim(p.path, publish.Claimant(folder, f'the {title} page "{p.title}"'))
         for t in o.tables:
@@ -451,7 +451,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     # --source`) draws every figure itself.
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
-        env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
+        env = render.environment(root / "templates")
         render_keys = None
         if store_ is not None:
             templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})

@@ -42,8 +42,8 @@ decoding is a miss, never an error; a drawing function is stored by name and onl
 of a family package is ever called by it. A checksum catches damage, not forgery: whoever can
 write .sitegen-cache/ can write an entry with a correct checksum, as whoever can write the
 repository can change what it publishes. The cache is therefore an input of the same trust
-as the repository it sits in (jinja2's compiled templates, kept under templates/, are code
-under the same rule): CI restores it only by its exact key, never another branch's by a
+as the repository it sits in, and it holds no code at all (jinja2's compiled templates are not
+kept, see render.environment): CI restores it only by its exact key, never another branch's by a
 prefix, and `sitegen verify --source` rebuilds a published site from scratch to compare
 every byte.
 """
@@ -57,7 +57,6 @@ import importlib
 import json
 import math
 import os
-import shutil
 import stat
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -333,19 +332,6 @@ def decode(data: bytes) -> Any:
         return _value(orjson.loads(data))
     except (KeyError, orjson.JSONDecodeError, RecursionError) as exc:
         raise ValueError(str(exc)) from None
-
-
-def code_dir(root: Path, kind: str) -> Path:
-    """A cache folder for this code only (jinja2's compiled templates: its own key knows the
-    template's source but not the environment's options, which are sitegen's code). Folders
-    left by other versions of the code are removed."""
-    base = root / CACHE_DIR / kind
-    mine = base / code_key()[:32]
-    if base.is_dir():
-        for other in base.iterdir():
-            if other != mine:
-                shutil.rmtree(other, ignore_errors=True)
-    return mine
 
 
 # --------------------------------------------------------------------------- family inputs

@@ -287,18 +287,12 @@ def rank_range(row) -> str:
     return str(row.rank_best) if row.rank_best == row.rank_worst else f"{row.rank_best}–{row.rank_worst}"
 
 
-def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
-    """The site's jinja2 environment. With `bytecode_dir`, compiled templates are kept there:
-    compiling them is most of a small rebuild's rendering. jinja2 keys each entry on the
-    template's name and the SHA-1 of its source, and on its own version, so an edited template
-    is never served stale."""
-    cache = None
-    if bytecode_dir is not None:
-        bytecode_dir.mkdir(parents=True, exist_ok=True)
-        cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
+def environment(templates_dir: Path) -> jinja2.Environment:
+    """The site's jinja2 environment. Compiled templates are not kept on disk between builds:
+    jinja2's bytecode cache is marshalled code, and whoever can write a cache folder could then
+    run code in the build (the build cache holds data only, see sitegen/incremental.py)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
-        bytecode_cache=cache,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
