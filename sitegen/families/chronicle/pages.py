@@ -78,13 +78,13 @@ def outputs(res: ChronicleResults) -> Outputs:
     table("runs", "Every run: eligibility, score, windows, cost and manuscript SHA-256",
           ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
-            *[rr.windows.get(w) for w in c.windows], round(rr.cost, 6), len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
+            *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
     table("reference", "Human reference corpus: every novel with its recomputed score",
           ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
           [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],
           "reference", src(COHORT_FILE, REFERENCE_FILE))
     table("costs", "Generation cost per entrant, from the per-call records",
-          ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
+          ["entrant", "name", "cost_usd"], [(e, names[e], v) for e, v in res.cost_by_entrant.items()], "costs")
     # Every table a page shows has its download beside it: the overview of the boards (each
     # board's own rows that may rank first, never a ranking across boards), the band's breakdowns, the exhibit,
     # the archived board and each run's calls.
