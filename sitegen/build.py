@@ -238,6 +238,11 @@ def doc_output_path(rel: str) -> str:
     return stem + "/index.html"
 
 
+# Sections of the site as a whole that an authored page may place: drawn from every family's
+# summary, which is part of the site context every page's cache key holds.
+SITE_SECTIONS = {"site.results": ("_results.html", {})}
+
+
 @dataclass(frozen=True)
 class RenderKeys:
     """What rendered pages depend on besides their own family's result (see incremental.py)."""
@@ -279,6 +284,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         html.update(cached(fid, (keys.families[fid] if keys else "",),
                            lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
     owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
+    known = sorted([*owner, *SITE_SECTIONS])
+
+    def section(name: str) -> tuple:
+        return SITE_SECTIONS[name] if name in SITE_SECTIONS else full(owner[name]).fragments[name]
+
     md = render.markdown_renderer()
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
@@ -286,7 +296,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
             html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
-                               lambda d=d: _render_doc(env, md, site, d, lambda name: full(owner[name]).fragments[name], sorted(owner)),
+                               lambda d=d: _render_doc(env, md, site, d, section, known),
                                keep=incremental.KEEP_PER_KIND * max(1, len(docs))))
         except InputError as e:
             problems.extend(e.problems)

@@ -139,6 +139,8 @@ def outputs(res: ChronicleResults) -> Outputs:
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
         "links": [(ident.name, "chronicle/"), ("Protocol", "chronicle/protocol/")],
         "line": f"Long novels on three boards that are never blended, against a human reference band of {res.band.n} public-domain novels.",
+        "result": {"dated": "latest cohort", "date": max(k.date for k in c.cohorts), "boards": [
+            {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first]} for b in res.boards]},
     }
     out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])

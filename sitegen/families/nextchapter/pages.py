@@ -125,6 +125,8 @@ def outputs(res: NextChapterResults) -> Outputs:
         "id": "nextchapter", "title": "NextChapterBench", "href": "nextchapter/", "synthetic": run.synthetic,
         "links": [("NextChapterBench", "nextchapter/"), ("Method", "nextchapter/method/")],
         "line": f"Chapter continuations of {len(inp.items)} public-domain novels, one judge, a frozen reference chapter as the noise gauge.",
+        "result": {"dated": "run", "date": run.date, "boards": [
+            {"number": None, "name": "Standings by craft", "href": "nextchapter/", "first": [s.name for s in res.first]}]},
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)
