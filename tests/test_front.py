@@ -59,3 +59,58 @@ def test_home_states_who_is_first_on_every_board_as_its_download_does(built_site
     # the results come before the generator's description, dated from the data
     assert home.index("Tied for first") < home.index("How the numbers are made")
     assert "Sweep of 2026-08-08" in home and "Run of 2026-10-20" in home
+
+
+NAV = re.compile(r'<nav class="subnav" aria-label="([^"]+)"><ul>(.*?)</ul></nav>', re.S)
+PARTS = ["Home", "Boards", "Method", "Evidence", "Data"]
+
+
+def _family_nav(page: str) -> tuple[str, list[str]] | None:
+    """The family navigation of a page: whose it is and the names of its parts, in order."""
+    m = NAV.search(page)
+    if m is None:
+        return None
+    items = re.findall(r"<li>(.*?)</li>", m.group(2), re.S)
+    return m.group(1), [re.sub(r"<[^>]+>", "", i).split(":")[0].strip() for i in items]
+
+
+def test_every_page_of_a_family_has_the_family_navigation(built_site):
+    titles = {"canonic": "Canonic Stage 1", "chronicle": "ChronicleBench", "nextchapter": "NextChapterBench"}
+    seen = 0
+    for path in sorted(built_site.out.rglob("*.html")):
+        rel = path.relative_to(built_site.out).as_posix()
+        fam = rel.split("/")[0]
+        nav = _family_nav(path.read_text(encoding="utf-8"))
+        if fam in titles:
+            assert nav == (titles[fam], PARTS), rel
+            seen += 1
+        else:  # the site's home and downloads belong to no family
+            assert nav is None, rel
+    assert seen > 300  # run, item and model pages among them
+
+
+def test_verify_links_open_a_page_that_shows_the_checks(built_site):
+    """ChronicleBench and NextChapterBench linked "verify" to the 280 KB manifest.json."""
+    links = 0
+    for path in [*built_site.out.glob("chronicle/**/*.html"), *built_site.out.glob("nextchapter/**/*.html")]:
+        verify = re.findall(r'<a href="([^"]*)">verify</a>', path.read_text(encoding="utf-8"))
+        assert all(v.endswith("downloads/#checking") for v in verify), path
+        links += len(verify)
+    assert links > 100
+    assert 'id="checking"' in (built_site.out / "downloads/index.html").read_text(encoding="utf-8")
+
+
+def test_a_one_family_site_links_to_no_other_family(tmp_path):
+    """A ChronicleBench board linked its seed derivation to Canonic's method page, which a
+    ChronicleBench-only site does not have."""
+    root = chronicle_only(tmp_path / "site")
+    out = tmp_path / "out"
+    build(load_config(root), out)
+    written = {p.relative_to(out).as_posix() for p in out.rglob("*")}
+    for path in out.rglob("*.html"):
+        page = path.read_text(encoding="utf-8")
+        for href in re.findall(r'href="([^"#]*)', page):
+            if href and not re.match(r"[a-z]+:", href):
+                target = (path.parent / href).resolve().relative_to(out.resolve()).as_posix()
+                assert not target.startswith(("canonic", "nextchapter")), (path, href)
+                assert target in written or f"{target}/index.html".lstrip("/") in written or target == ".", (path, href)

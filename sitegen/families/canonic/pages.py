@@ -91,8 +91,10 @@ def outputs(res: CanonicResults) -> Outputs:
     }
     summary = {
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
-        "links": [("Boards", "canonic/"), ("Method", "canonic/method/"), ("Verification", "canonic/verification/"),
-                  ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")],
+        "nav": [("home", [("Canonic Stage 1", "canonic/")]), ("boards", [("Boards", "canonic/#domains")]),
+                ("method", [("Method", "canonic/method/")]),
+                ("evidence", [("Verification", "canonic/verification/"), ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")]),
+                ("data", [("Downloads", "downloads/#dl-canonic")])],
         "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
         "result": {"dated": "sweep", "date": s.sweep.date, "boards": [
             {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first]} for b in res.boards]},

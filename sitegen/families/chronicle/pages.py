@@ -114,7 +114,7 @@ def outputs(res: ChronicleResults) -> Outputs:
               [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
                 k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
 
-    common = {"verify_page": "manifest.json", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+    common = {"verify_page": "downloads/#checking", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables}}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
@@ -137,7 +137,13 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
     out.summary = {
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
-        "links": [(ident.name, "chronicle/"), ("Protocol", "chronicle/protocol/")],
+        "nav": [("home", [(ident.name, "chronicle/")]),
+                ("boards", [*((f"Board {b.number}", f"chronicle/boards/{b.id}/") for b in res.boards),
+                            *([("Exhibit", "chronicle/exhibit/")] if res.exhibit else [])]),
+                ("method", [("Protocol", "chronicle/protocol/")]),
+                ("evidence", [("Human band", "chronicle/reference/"), ("DNF & withdrawn", "chronicle/diagnostics/"),
+                              ("Cohorts and runs", "chronicle/cohorts/"), ("v1.0 archive", "chronicle/archive/v1.0/")]),
+                ("data", [("Downloads", "downloads/#dl-chronicle"), ("Feed", FEED_PATH)])],
         "line": f"Long novels on three boards that are never blended, against a human reference band of {res.band.n} public-domain novels.",
         "result": {"dated": "latest cohort", "date": max(k.date for k in c.cohorts), "boards": [
             {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first]} for b in res.boards]},
