@@ -5,6 +5,7 @@ the same navigation, with no link to a family the site does not publish."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
 import re
@@ -114,3 +115,66 @@ def test_a_one_family_site_links_to_no_other_family(tmp_path):
                 target = (path.parent / href).resolve().relative_to(out.resolve()).as_posix()
                 assert not target.startswith(("canonic", "nextchapter")), (path, href)
                 assert target in written or f"{target}/index.html".lstrip("/") in written or target == ".", (path, href)
+
+
+def _board_row_links(page: str) -> dict[str, str]:
+    """A board's rows: the row's id -> where the name in its row header links."""
+    rows = re.findall(r'<tr id="(row-[^"]+)"[^>]*>.*?<th scope="row"><a href="([^"]+)">', page, re.S)
+    return dict(rows)
+
+
+def _target(out: Path, page: Path, href: str) -> tuple[Path, str]:
+    path, _, frag = href.partition("#")
+    target = (page.parent / path).resolve()
+    return (target / "index.html" if target.is_dir() else target), frag
+
+
+def test_board_rows_link_to_what_stands_behind_the_score(built_site):
+    out = built_site.out
+    # Canonic: the domain's score ladders, whose rungs are the models' outputs on its tasks
+    for b in built_site.results.boards:
+        page = out / f"canonic/{b.domain}/index.html"
+        links = _board_row_links(page.read_text(encoding="utf-8"))
+        assert len(links) == len(b.rows)
+        for href in links.values():
+            target, frag = _target(out, page, href)
+            assert target == out / "canonic/ladders/index.html" and frag == b.domain
+            assert f'id="{frag}"' in target.read_text(encoding="utf-8")
+    # ChronicleBench: the entrant's first run on the board's arm, in the runs table
+    runs = list(csv.DictReader(io.StringIO((out / "chronicle/runs.csv").read_text(encoding="utf-8"))))
+    checked = 0
+    for page in out.glob("chronicle/boards/*/index.html"):
+        text = page.read_text(encoding="utf-8")
+        for row_id, href in _board_row_links(text).items():
+            target, frag = _target(out, page, href)
+            assert target == out / "chronicle/cohorts/index.html"
+            row = re.search(rf'<tr id="{re.escape(frag)}"><th scope="row"><a href="[^"]*">([^<]+)</a></th><td>([^<]+)</td><td>([^<]+)</td>',
+                            target.read_text(encoding="utf-8"))
+            assert row, href
+            run = next(r for r in runs if r["run"] == row.group(1))
+            mine = [r for r in runs if r["entrant"] == run["entrant"] and r["arm"] == run["arm"]]
+            assert mine[0] is run and html.unescape(row.group(2)) in text
+            checked += 1
+    assert checked > 20
+    # NextChapterBench: the model's page
+    page = out / "nextchapter/index.html"
+    names = re.findall(r'<tr id="row-[^"]+"[^>]*>.*?<th scope="row"><a href="([^"]+)">([^<]+)</a>', page.read_text(encoding="utf-8"), re.S)
+    assert len(names) >= 5
+    for href, name in names:
+        target, _ = _target(out, page, href)
+        assert target.relative_to(out).as_posix().startswith("nextchapter/models/")
+        assert f"<h1>{name} " in target.read_text(encoding="utf-8")
+
+
+def test_provenance_lines_link_the_raw_files_they_name(built_site):
+    out = built_site.out
+    n = 0
+    for page in [out / "canonic/book-opening/index.html", out / "chronicle/index.html", out / "nextchapter/index.html"]:
+        text = page.read_text(encoding="utf-8")
+        for prov in re.findall(r'<p class="prov">(.*?)</p>', text, re.S):
+            for href, name, sha in re.findall(r'<a href="([^"]+)"><code>([^<]+)</code></a> <abbr title="SHA-256 ([0-9a-f]{64})">', prov):
+                target, _ = _target(out, page, href)
+                assert target.name == name and "/raw/" in target.as_posix(), href
+                assert hashlib.sha256(target.read_bytes()).hexdigest() == sha
+                n += 1
+    assert n >= 6

@@ -115,7 +115,8 @@ def outputs(res: ChronicleResults) -> Outputs:
                 k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
 
     common = {"verify_page": "downloads/#checking", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
-              "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables}}
+              "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
+              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", f"{ident.name} {c.benchmark.version}: protocol and amendment log",
@@ -127,7 +128,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     ]
     for b in res.boards:
         pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}",
-                          {**common, "board": b, **_rank_example(b)}))
+                          {**common, "board": b, "first_run": _first_runs(res, b), **_rank_example(b)}))
     if res.exhibit is not None:
         pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", f"The controlled exhibit: {ident.name}", common))
     for rr in res.runs:
@@ -154,6 +155,15 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.texts["chronicle.human-band"] = (f"The v1.1 human band over {band.n} newly selected public-domain novels has median "
                                          f"{display(band.median, 1)} and interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}.")
     return out
+
+
+def _first_runs(res: ChronicleResults, board) -> dict[str, str]:
+    """Each entrant's first run on a board's arm, in the runs table's order: where its runs start."""
+    first: dict[str, str] = {}
+    for rr in res.runs:
+        if rr.run.arm == board.arm:
+            first.setdefault(rr.run.entrant, rr.run.id)
+    return first
 
 
 def _rank_example(board) -> dict:
