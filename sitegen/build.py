@@ -319,7 +319,7 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
         tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
         return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel})
+    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel, "contents": []})
     try:
         chrome = _page_html(env, site, page)  # the template's own ids, which no heading may take
     except jinja2.UndefinedError as e:  # the template asks the page for what it does not have
@@ -329,6 +329,8 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
     if doc.problems:
         raise InputError(doc.problems)
     page.context["body"] = doc.html
+    if d.meta.get("contents") == "true":  # front matter `contents: true`: a table of contents of its sections
+        page.context["contents"] = render.contents(doc.html)
     return {path: _page_html(env, site, page)}
 
 

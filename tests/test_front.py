@@ -178,3 +178,15 @@ def test_provenance_lines_link_the_raw_files_they_name(built_site):
                 assert hashlib.sha256(target.read_bytes()).hexdigest() == sha
                 n += 1
     assert n >= 6
+
+
+def test_canonic_method_page_opens_on_its_contents_with_the_rubrics_collapsed(built_site):
+    page = (built_site.out / "canonic/method/index.html").read_text(encoding="utf-8")
+    toc = re.search(r'<nav class="toc" aria-label="Contents">(.*?)</nav>', page, re.S)
+    assert toc and page.index(toc.group(0)) < page.index("<h1")
+    listed = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a></li>', toc.group(1))
+    sections = re.findall(r'<h2 id="([^"]+)">([^<]+)</h2>', page)
+    assert listed == sections and len(listed) >= 8
+    rubrics = re.findall(r'<details>\s*<summary><h3 id="rubric-([a-z-]+)">', page)
+    assert sorted(rubrics) == sorted(b.domain for b in built_site.results.boards)
+    assert "<details open" not in page
