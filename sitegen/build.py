@@ -207,6 +207,8 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
     claims = publish.OutputPaths()
     for rel, what in SITE_FILES.items():
         claims.claim(rel, publish.Claimant("pyproject.toml", what))
+    for fid in outputs:
+        claims.claim(site_index.archive_path(fid), publish.Claimant("pyproject.toml", f"the {fid} archive"))
     for fid, o in outputs.items():
         title = o.summary.get("title", fid)
         folder = incremental.family_parts(fid, FAMILIES[fid].content_dir)[0]

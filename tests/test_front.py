@@ -9,6 +9,7 @@ import hashlib
 import html
 import io
 import re
+import zipfile
 from pathlib import Path
 
 from sitegen.build import build
@@ -187,6 +188,34 @@ def test_canonic_method_page_opens_on_its_contents_with_the_rubrics_collapsed(bu
     listed = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a></li>', toc.group(1))
     sections = re.findall(r'<h2 id="([^"]+)">([^<]+)</h2>', page)
     assert listed == sections and len(listed) >= 8
-    rubrics = re.findall(r'<details>\s*<summary><h3 id="rubric-([a-z-]+)">', page)
+    rubrics = re.findall(r'<details class="table-group">\s*<summary><h3 id="rubric-([a-z-]+)">', page)
     assert sorted(rubrics) == sorted(b.domain for b in built_site.results.boards)
     assert "<details open" not in page
+
+
+def test_each_family_has_one_zip_of_its_downloads_listed_with_size_and_sha256(built_site):
+    out = built_site.out
+    sums = dict(reversed(line.split("  ", 1)) for line in (out / "SHA256SUMS").read_text(encoding="utf-8").splitlines())
+    page = (out / "downloads/index.html").read_text(encoding="utf-8")
+    contents = re.search(r'<nav class="toc" aria-label="Contents">(.*?)</nav>', page, re.S).group(1)
+    in_zips: set[str] = set()
+    for fid in load_config(built_site.root).families:
+        rel = f"downloads/{fid}.zip"
+        data = (out / rel).read_bytes()
+        assert sums[rel] == hashlib.sha256(data).hexdigest()
+        row = re.search(rf'<a href="{re.escape(fid)}.zip">.*?</a></th><td class="n">([^<]+)<br><span class="note">([\d,]+) bytes</span></td><td><code class="hash">([0-9a-f]+)</code>',
+                        page, re.S)
+        assert row and row.group(2) == f"{len(data):,}" and row.group(3) == sums[rel]
+        assert f'href="#dl-{fid}"' in contents and f'href="#dl-{fid}-archive"' in contents
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            names = [i.filename for i in infos]
+            assert names == sorted(names) and rel not in names
+            for i in infos:  # unpacked, every file is the site's own, so SHA256SUMS checks it
+                assert hashlib.sha256(zf.read(i)).hexdigest() == sums[i.filename], i.filename
+                assert i.date_time == (1980, 1, 1, 0, 0, 0) and (i.external_attr >> 16) & 0o777 == 0o644
+        assert any(n.startswith("raw/") for n in names) and any(n.endswith(".csv") for n in names)
+        assert not in_zips & set(names)  # each file in its own family's archive only
+        in_zips |= set(names)
+    # every download is in an archive but the archives and the site-wide feed
+    assert set(sums) - in_zips == {*(f"downloads/{f}.zip" for f in load_config(built_site.root).families), "feed.xml"}
