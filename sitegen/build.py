@@ -222,6 +222,8 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
     claims = publish.OutputPaths()
     for rel, what in SITE_FILES.items():
         claims.claim(rel, publish.Claimant("pyproject.toml", what))
+    for fid in outputs:
+        claims.claim(site_index.archive_path(fid), publish.Claimant("pyproject.toml", f"the {fid} archive"))
     for fid, o in outputs.items():
         title = o.summary.get("title", fid)
         folder = FAMILIES[fid].inputs[0]  # its data folder, where a problem of its outputs points
@@ -251,6 +253,11 @@ def doc_output_path(rel: str) -> str:
     if stem == "index" or stem.endswith("/index"):
         return stem + ".html"
     return stem + "/index.html"
+
+
+# Sections of the site as a whole that an authored page may place: drawn from every family's
+# summary, which is part of the site context every page's cache key holds.
+SITE_SECTIONS = {"site.results": ("_results.html", {})}
 
 
 @dataclass(frozen=True)
@@ -294,6 +301,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         html.update(cached(fid, (keys.families[fid] if keys else "",),
                            lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
     owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
+    known = sorted([*owner, *SITE_SECTIONS])
+
+    def section(name: str) -> tuple:
+        return SITE_SECTIONS[name] if name in SITE_SECTIONS else full(owner[name]).fragments[name]
+
     md = render.markdown_renderer()
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
@@ -301,7 +313,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
             html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
-                               lambda d=d: _render_doc(env, md, site, d, lambda name: full(owner[name]).fragments[name], sorted(owner)),
+                               lambda d=d: _render_doc(env, md, site, d, section, known),
                                keep=incremental.KEEP_PER_KIND * max(1, len(docs))))
         except InputError as e:
             problems.extend(e.problems)
@@ -324,7 +336,7 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
         tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
         return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel})
+    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel, "contents": []})
     try:
         chrome = _page_html(env, site, page)  # the template's own ids, which no heading may take
     except jinja2.UndefinedError as e:  # the template asks the page for what it does not have
@@ -334,6 +346,8 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
     if doc.problems:
         raise InputError(doc.problems)
     page.context["body"] = doc.html
+    if d.meta.get("contents") == "true":  # front matter `contents: true`: a table of contents of its sections
+        page.context["contents"] = render.contents(doc.html)
     return {path: _page_html(env, site, page)}
 
 

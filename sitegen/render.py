@@ -209,6 +209,15 @@ def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], 
     return RenderedDoc(Markup("".join(parts)), problems)
 
 
+_H2 = re.compile(r'<h2 id="([^"]*)">(.*?)</h2>', re.S)
+
+
+def contents(html: str) -> list[tuple[str, Markup]]:
+    """The sections of a rendered page, for its table of contents: each <h2>'s id and its
+    text without markup (already escaped)."""
+    return [(i, Markup(re.sub(r"<[^>]+>", "", text))) for i, text in _H2.findall(html)]
+
+
 def places_body(env: jinja2.Environment, name: str) -> bool:
     """Whether template `name`, or one it extends, outputs `body`: a template for authored
     pages. A generated page's template, a partial or the bare layout has no body to place,
