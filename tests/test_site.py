@@ -171,6 +171,18 @@ def test_ids_on_every_page_are_unique(built_site):
         assert len(ids) == len(set(ids)), (p, [i for i in ids if ids.count(i) > 1])
 
 
+def test_no_table_heads_two_columns_alike(built_site):
+    """A reader tells columns apart by their headings, so a header row never repeats one."""
+    repeated = []
+    for p in sorted(built_site.out.rglob("*.html")):
+        text = p.read_text(encoding="utf-8")
+        for head in re.findall(r"<thead>(.*?)</thead>", text, re.S):
+            for row in re.findall(r"<tr>(.*?)</tr>", head, re.S):
+                names = [" ".join(re.sub(r"<[^>]+>", "", th).split()) for th in re.findall(r"<th\b[^>]*>(.*?)</th>", row, re.S)]
+                repeated += [(p.relative_to(built_site.out).as_posix(), n) for n, k in Counter(names).items() if k > 1]
+    assert repeated == []
+
+
 def test_row_anchors_stay_unique_for_similar_model_ids(cached_site_copy, tmp_path):
     """Two model ids that differ only in punctuation ('openai/gpt-5.5' and 'openai-gpt-5-5')
     share a slug; each board row keeps an anchor of its own (the documented row_ids rule), and
