@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from sitegen import stats
-from sitegen.families.nextchapter.scoring import Headline, VariantResult, collapse, compliance, craft, headline
+from sitegen.families.nextchapter.scoring import Headline, VariantResult, by_effort, collapse, compliance, craft, headline
 from sitegen.families.nextchapter.screen import Flags, screen
 from sitegen.families.nextchapter.validate import NextChapterInput
 
@@ -87,7 +87,7 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
         # A refusal returned as text is judged like any chapter, and scores zero on compliance.
         score = 0.0 if flags.refusal else compliance(call.candidate_checks, text)
         results.append(ItemResult(call.model, call.effort, call.item, call.draft, craft(call.candidate.craft), score, flags, call, text))
-    results.sort(key=lambda r: (r.model, r.effort, r.item, r.draft))
+    results.sort(key=lambda r: (r.model, by_effort(r.effort), r.item, r.draft))
 
     per_variant: dict[tuple[str, str], list[ItemResult]] = defaultdict(list)
     for r in results:
