@@ -370,6 +370,27 @@ def test_figures_2_and_3_are_inline_svg_with_their_files(built_site, ref):
         assert sh["name"] in diag["figure-3"]["alt"] and sh["name"] in svg_texts(diag["figure-3"]["svg"])
 
 
+def row_labels(svg: str) -> list[str]:
+    """A figure's row labels (its y axis: labels ending left of the plot), from top to bottom."""
+    labels = re.findall(r'<text text-anchor="end" transform="translate\(-[\d.]+,([-\d.]+)\)"[^>]*>([^<]*)</text>', svg)
+    return [html.unescape(t) for _y, t in sorted(labels, key=lambda yt: float(yt[0]))]
+
+
+def test_figure_3_rows_follow_the_sitcom_board_and_figure_2b_runs_from_most_excluded(built_site):
+    out = built_site.out
+    diag = inline_figures(page(out, "canonic/diagnostics/index.html")[0])
+    ver = inline_figures(page(out, "canonic/verification/index.html")[0])
+    _, board = read_csv(out / "canonic/sitcom-scene/board.csv")
+    drawn = row_labels(diag["figure-3"]["svg"])
+    assert drawn == [r["model_name"] for r in board if r["model_name"] in drawn] and len(drawn) >= 10
+    _, cells = read_csv(out / "canonic/exclusions-by-model.csv")
+    excluded = {r["model_name"]: sum(int(v) for k, v in r.items() if k not in ("model", "model_name", "counted")) for r in cells}
+    bars = [label.rsplit(" (", 1)[0] for label in row_labels(ver["figure-2-models"]["svg"])]
+    assert sorted(bars) == sorted(excluded)
+    totals = [excluded[b] for b in bars]
+    assert totals == sorted(totals, reverse=True) and totals[0] > totals[-1]
+
+
 # --------------------------------------------------------------------------- the boards
 
 
