@@ -1,6 +1,10 @@
-"""Tables as a reader sees them in Chromium: a column's heading sits where its cells sit."""
+"""Tables as a reader sees them in Chromium: a column's heading sits where its cells sit, a short
+table is no wider than its content, a run's calls fit a desktop screen, and on a phone a wide table
+keeps its row headers in view and shows that it scrolls."""
 
 from __future__ import annotations
+
+import base64
 
 from .conftest import pages_by_type, visit
 
@@ -105,3 +109,97 @@ def test_every_column_of_a_runs_calls_is_in_view_at_desktop_width(new_page, site
         if box[1] > box[0] + 1:
             clipped.append(f"{rel}: {box[1]} px of calls in a {box[0]} px region")
     assert not clipped, "\n".join(clipped)
+
+
+# The table regions of the page that hold more than their width, every <details> opened (a
+# figure's data table is read that way): their index among the page's regions.
+WIDE_REGIONS = r"""() => {
+  document.querySelectorAll("details").forEach(d => { d.open = true; });
+  return [...document.querySelectorAll(".table-scroll")].map((box, i) => [box, i])
+    .filter(([box]) => box.checkVisibility() && box.scrollWidth > box.clientWidth + 1).map(([, i]) => i);
+}"""
+
+# Scrolls region I sideways to its end, then reads where its first body row's header is and
+# what a reader sees at that header's centre.
+ROW_HEADER_AFTER_SCROLLING = r"""(i) => {
+  const box = document.querySelectorAll(".table-scroll")[i];
+  const th = box.querySelector('tbody th[scope="row"]');
+  if (!th) return null;
+  th.scrollIntoView({block: "center", inline: "nearest"});
+  box.scrollLeft = box.scrollWidth;
+  const b = box.getBoundingClientRect(), r = th.getBoundingClientRect();
+  const seen = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
+  return {caption: (box.querySelector("caption") || {}).textContent || "", scrolled: box.scrollLeft,
+          left: Math.round(r.left - b.left), right: Math.round(b.right - r.right), seen: th.contains(seen)};
+}"""
+
+
+def test_a_wide_tables_row_headers_stay_in_view_when_it_scrolls_sideways(new_page, site_server, typed_pages):
+    page = new_page(320)
+    problems, checked = [], 0
+    for kind, rel in typed_pages.items():
+        visit(page, site_server.url(rel))
+        for i in page.evaluate(WIDE_REGIONS):
+            m = page.evaluate(ROW_HEADER_AFTER_SCROLLING, i)
+            if m is None:
+                continue
+            checked += 1
+            if m["scrolled"] <= 0 or min(m["left"], m["right"]) < -1 or not m["seen"]:
+                problems.append(f"{kind} ({rel}), table \"{m['caption'].strip()[:60]}\": scrolled {m['scrolled']} px, "
+                                f"its row header {m['left']} px inside the region's left edge and {m['right']} px inside "
+                                f"its right, {'shown' if m['seen'] else 'covered by what scrolled'}")
+    assert checked >= 5, f"only {checked} wide tables with row headers found at 320 px"
+    assert not problems, "\n".join(problems)
+
+
+SHADOW_PX = 16  # the width of the shadow (1rem)
+
+# How far the pixels of a PNG stray from a colour: the largest difference in any channel.
+PNG_STRAY = r"""async ([b64, rgb]) => {
+  const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+  const bmp = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+  const canvas = new OffscreenCanvas(bmp.width, bmp.height), ctx = canvas.getContext("2d");
+  ctx.drawImage(bmp, 0, 0);
+  const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+  let most = 0;
+  for (let k = 0; k < d.length; k += 4)
+    for (let c = 0; c < 3; c++) most = Math.max(most, Math.abs(d[k + c] - rgb[c]));
+  return most;
+}"""
+
+# Region I with its table hidden (its layout kept, so it scrolls as far), scrolled to START or
+# to its end: the page's background colour and the strip along the region's right edge, in
+# page coordinates, above where a scroll bar would be.
+RIGHT_EDGE = r"""([i, start]) => {
+  document.querySelectorAll("details").forEach(d => { d.open = true; });
+  const box = document.querySelectorAll(".table-scroll")[i];
+  box.querySelector("table").style.visibility = "hidden";
+  box.scrollLeft = start ? 0 : box.scrollWidth;
+  const b = box.getBoundingClientRect();
+  const bg = getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g).map(Number);
+  return {bg, caption: (box.querySelector("caption") || {}).textContent || "", hidden: box.scrollWidth - box.clientWidth,
+          clip: {x: b.right - 6, y: b.top + window.scrollY, width: 5, height: Math.max(1, b.height - 20)}};
+}"""
+
+
+def test_a_wide_table_shows_a_shadow_at_its_edge_until_scrolled_to_its_end(new_page, site_server, typed_pages):
+    page = new_page(320)
+    decoder = new_page(320)  # a blank page, under no CSP, to read the pixels
+    problems, checked = [], 0
+    for kind, rel in typed_pages.items():
+        visit(page, site_server.url(rel))
+        for i in page.evaluate(WIDE_REGIONS):
+            stray = {}
+            for start in (True, False):
+                edge = page.evaluate(RIGHT_EDGE, [i, start])
+                png = page.screenshot(clip=edge["clip"], full_page=True)
+                stray[start] = decoder.evaluate(PNG_STRAY, [base64.b64encode(png).decode(), edge["bg"]])
+            if edge["hidden"] < SHADOW_PX:
+                continue  # the shadow shows as much of itself as there is left to scroll
+            checked += 1
+            if stray[True] < 40 or stray[False] > 2:
+                problems.append(f"{kind} ({rel}), table \"{edge['caption'].strip()[:60]}\": its right edge strays "
+                                f"{stray[True]} from the background with more to scroll, {stray[False]} at the end")
+            visit(page, site_server.url(rel))  # the table shown again for the next region
+    assert checked >= 5, f"only {checked} wide tables found at 320 px"
+    assert not problems, "\n".join(problems)
