@@ -476,6 +476,43 @@ def test_self_family_flag_shown_for_models_sharing_a_judge_family(built_site, re
             assert row["self_family"] == str(model["family"] in judge_families)
 
 
+def test_every_board_of_every_family_flags_the_judges_house_alike(built_site, ref):
+    """A row whose model comes from a judge's house is flagged self-family on every board, in
+    the page (the same flag and legend everywhere) and in its CSV and JSON downloads. Houses as
+    the data records them: Canonic's and NextChapterBench's contracts name them; ChronicleBench
+    pins models by vendor/model slugs, whose vendor is the house."""
+    out = built_site.out
+    cohort = json.loads((built_site.root / "data/chronicle/cohort.json").read_text(encoding="utf-8"))
+    run = json.loads((built_site.root / "data/nextchapter/run.json").read_text(encoding="utf-8"))
+    judge_families = {j["family"] for j in ref.sweep["judges"]}
+    vendor = cohort["instrument"]["judge_slug"].split("/")[0]
+    boards = [(f"canonic/{d}/index.html", f"canonic/{d}/board", "model", "model_name",
+               {m["id"] for m in ref.sweep["models"] if m["family"] in judge_families}) for d in domains(ref)]
+    boards += [(f"chronicle/boards/{b['id']}/index.html", f"chronicle/boards/{b['id']}", "entrant", "name",
+                {e["id"] for e in cohort["entrants"] if e["id"].split("/")[0] == vendor}) for b in cohort["boards"]]
+    boards += [("nextchapter/index.html", "nextchapter/standings", "model", "name",
+                {m["id"] for m in run["models"] if m["house"] == run["judge"]["house"]})]
+    legend = re.compile(r'<span class="flag">self-family</span>: the model comes from the same house as [^<]+, '
+                        r"who may favour its own house's writing; the risk is disclosed, not corrected\.")
+    flagged_boards = 0
+    for rel, stem, key, name, flagged in boards:
+        _, rows = read_csv(out / f"{stem}.csv")
+        doc = json.loads((out / f"{stem}.json").read_text(encoding="utf-8"))
+        flagged &= {r[key] for r in rows}  # the house's entrants that are on this board
+        assert {r[key] for r in rows if r["self_family"] == "True"} == flagged, stem
+        assert {r[key] for r in doc["rows"] if r["self_family"]} == flagged, stem
+        names = {r[name] for r in rows if r[key] in flagged}
+        text, board = page(out, rel)
+        for row in board.board_rows:
+            shown = "self-family" in row["cells"][-1]
+            assert shown == any(row["cells"][1].startswith(n) for n in names), (rel, row["cells"][1])
+        assert text.count('title="This model comes from the same house as a judge">self-family</span>') == \
+            sum(r[key] in flagged for r in doc["rows"] if r.get("shown_as", "headline") == "headline"), rel
+        assert bool(legend.search(text)) == bool(flagged), rel
+        flagged_boards += bool(flagged)
+    assert flagged_boards >= 3 + 2 + 1  # Canonic's boards, two ChronicleBench boards, the standings
+
+
 def test_withheld_row_is_rendered_excluded_with_reason_and_no_score(built_site, ref):
     (r,) = [r for r in ref.rows.values() if not r.published]
     name = next(m["name"] for m in ref.sweep["models"] if m["id"] == r.model)

@@ -4,6 +4,7 @@
   share of checks passed, a pass counting only with a verbatim quotation, a trap weighing 2.
 - Per effort setting: the mean over its items with the standard error of those items; per
   model, the best setting that completed every item stands for it (scoring.collapse).
+- A model is self-family when its house is the judge's.
 - Standings by craft, then model id; each ranked row's rank range (stats.rank_ranges) is read
   from the craft bands (mean -/+ SE) pair by pair: rows whose bands overlap are tied.
 - The noise gauge: the frozen reference chapter is read in every call, so each item's readings
@@ -48,6 +49,7 @@ class Standing:
     others: list[VariantResult]
     rank_best: int | None = None
     rank_worst: int | None = None
+    self_family: bool = False  # the model comes from the judge's house, as run.json records both
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
                                           headline([r.craft for r in rs]) if rs else None,
                                           headline([r.compliance for r in rs]) if rs else None))
         best, others = collapse(variants, len(items))
-        standings.append(Standing(m.id, m.name, m.house, best, others))
+        standings.append(Standing(m.id, m.name, m.house, best, others, self_family=m.house == run.judge.house))
     ranks = stats.rank_ranges([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in standings if s.best])
     ranked = sorted((replace(s, rank_best=ranks[s.model][0], rank_worst=ranks[s.model][1]) for s in standings if s.best),
                     key=lambda s: (-s.best.craft.mean, s.model))

@@ -57,10 +57,10 @@ def outputs(res: NextChapterResults) -> Outputs:
                                   v.craft.mean if v.craft else None, v.craft.se if v.craft else None,
                                   v.craft.low if v.craft else None, v.craft.high if v.craft else None,
                                   v.compliance.mean if v.compliance else None, v.compliance.se if v.compliance else None,
-                                  *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None))))
+                                  *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None)), s.self_family))
     table("standings", "NextChapterBench standings: every effort setting, the best one per model as its headline",
           ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "craft_low", "craft_high",
-           "compliance", "compliance_se", "rank_best", "rank_worst"],
+           "compliance", "compliance_se", "rank_best", "rank_worst", "self_family"],
           standing_rows, "standings")
     table("chapters", "Every judged chapter: craft, compliance and the memorisation screen",
           ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES],
