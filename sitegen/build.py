@@ -8,8 +8,8 @@ staging directory, which is re-hashed against the manifest ("verify") and replac
 output only at the end, so a failure anywhere leaves the previous site as it was.
 
 A rebuild reuses what the content-keyed cache (sitegen/incremental.py) holds for inputs that
-did not change: a family whose folders are byte-identical is neither loaded nor computed (nor
-imported), and its pages are not rendered again unless the templates or the site context
+did not change: a family whose declared inputs are byte-identical is neither loaded nor computed
+(nor imported), and its pages are not rendered again unless the templates or the site context
 changed; an authored page, unless it or a family whose sections it places changed. Every
 stage is still entered (and reported) in order, and everything is written and verified, so a
 rebuild's output is the cold build's, byte for byte (tests/test_incremental.py).
@@ -31,7 +31,7 @@ from sitegen import incremental, numbers, publish, render, site_index
 from sitegen import verify as verify_mod
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
-from sitegen.errors import InputError, Problem, short_repr
+from sitegen.errors import BuildError, InputError, Problem, short_repr
 from sitegen.families import FAMILIES, Outputs, Page
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
@@ -51,6 +51,9 @@ class BuildResult:
     files: int
     seconds: dict[str, float] = field(default_factory=dict)
     up_to_date: bool = False  # out_dir already held this very build: nothing was done
+    # What the user must know though the build succeeded (the cache could not be used or
+    # saved), one line each; the CLI prints them on stderr.
+    warnings: list[str] = field(default_factory=list)
 
 
 def _no_hook(stage: str) -> None:
@@ -90,14 +93,29 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     intake = Intake(loaded, docs)
     for fid in config.families:
         entry = cache.get(f"families/{fid}", keys[fid]) if cache is not None and keys is not None else None
-        if isinstance(entry, dict) and entry.keys() >= {"outputs", "files", "reads"} and incremental.reads_unchanged(root, entry["reads"]):
+        if _is_family_entry(entry):
             intake.cached[fid] = entry
             loaded.files.extend(entry["files"])
             continue
         first = len(loaded.files)
         intake.inputs[fid] = FAMILIES[fid].load(root, loaded, config.limits)
-        intake.read[fid] = loaded.files[first:]
+        intake.read[fid] = _declared_reads(fid, loaded.files[first:])
     return intake
+
+
+def _is_family_entry(entry: Any) -> bool:
+    return (isinstance(entry, dict) and entry.keys() == {"outputs", "files"} and isinstance(entry["outputs"], Outputs)
+            and isinstance(entry["files"], list) and all(isinstance(f, SourceFile) for f in entry["files"]))
+
+
+def _declared_reads(fid: str, files: list[SourceFile]) -> list[SourceFile]:
+    """`files`, the files family `fid` read, when its declared inputs cover every one: a file
+    read outside them would escape its cache key (a bug in the family, whatever the input)."""
+    inputs = FAMILIES[fid].inputs
+    stray = sorted({f.rel for f in files if not incremental.covers(inputs, f.rel)})
+    if stray:
+        raise BuildError(f"the {fid} family read {', '.join(stray)}, outside its declared inputs ({', '.join(inputs)})")
+    return files
 
 
 def _store(config: SiteConfig, inputs: dict):
@@ -135,8 +153,8 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
                     digest: dict[str, str] | None, keys: dict[str, str] | None) -> tuple[dict[str, Outputs], Callable[[str], Outputs]]:
     """Every family's Outputs, in the configured order: computed ones (queued for the cache,
     split by _light), and cached ones as the cache holds them, without their page contexts.
-    Also `full(fid)`: the family's Outputs with its page contexts, read from the cache for a
-    cached family only when asked (or, if that entry cannot be read, computed afresh)."""
+    Also `full(fid)`: the family's Outputs with its page contexts, which for a cached family
+    means loading and computing it again (only when its pages or sections must be rendered)."""
     outputs: dict[str, Outputs] = {}
     for fid in config.families:
         if fid in intake.cached:
@@ -144,32 +162,29 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
             continue
         outputs[fid] = FAMILIES[fid].outputs(results[fid])
         if cache is not None:
-            light, contexts = _light(outputs[fid])
-            entry = incremental.family_entry(digest, fid, FAMILIES[fid].content_dir, intake.read[fid], light)
+            entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
                 cache.put(f"families/{fid}", keys[fid], entry)
-                cache.put(f"contexts/{fid}", keys[fid], contexts)
     complete = {fid: o for fid, o in outputs.items() if fid not in intake.cached}
 
     def full(fid: str) -> Outputs:
         if fid not in complete:
-            contexts = cache.get(f"contexts/{fid}", keys[fid])
-            try:
-                complete[fid] = replace(outputs[fid], pages=contexts["pages"], fragments=contexts["fragments"])
-            except (TypeError, KeyError):  # no entry, or not one this code wrote
-                complete[fid] = _fresh_outputs(config, fid)
+            complete[fid] = _fresh_outputs(config, fid, intake.cached[fid]["files"])
         return complete[fid]
 
     return outputs, full
 
 
-def _fresh_outputs(config: SiteConfig, fid: str) -> Outputs:
+def _fresh_outputs(config: SiteConfig, fid: str, files: list[SourceFile]) -> Outputs:
     """One family's Outputs computed from its inputs, outside the stages (a cached family whose
-    page contexts could not be read from the cache: the inputs are those of the cached result)."""
+    pages must be rendered again), which must be the `files` its cached result was made from:
+    its pages may not show other inputs than its tables."""
     loaded = Loaded()
     inp = FAMILIES[fid].load(config.root, loaded, config.limits)
     if loaded.problems:
         raise InputError(loaded.problems)
+    if {(f.rel, f.sha256) for f in _declared_reads(fid, loaded.files)} != {(f.rel, f.sha256) for f in files}:
+        raise BuildError(f"the inputs of the {fid} family changed during the build; nothing was published (build again)")
     return FAMILIES[fid].outputs(_compute(config, {fid: inp})[fid])
 
 
@@ -207,9 +222,11 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
     claims = publish.OutputPaths()
     for rel, what in SITE_FILES.items():
         claims.claim(rel, publish.Claimant("pyproject.toml", what))
+    for fid in outputs:
+        claims.claim(site_index.archive_path(fid), publish.Claimant("pyproject.toml", f"the {fid} archive"))
     for fid, o in outputs.items():
         title = o.summary.get("title", fid)
-        folder = incremental.family_parts(fid, FAMILIES[fid].content_dir)[0]
+        folder = FAMILIES[fid].inputs[0]  # its data folder, where a problem of its outputs points
         for p in o.pages:
             claims.claim(p.path, publish.Claimant(folder, f'the {title} page "{p.title}"'))
         for t in o.tables:
@@ -236,6 +253,11 @@ def doc_output_path(rel: str) -> str:
     if stem == "index" or stem.endswith("/index"):
         return stem + ".html"
     return stem + "/index.html"
+
+
+# Sections of the site as a whole that an authored page may place: drawn from every family's
+# summary, which is part of the site context every page's cache key holds.
+SITE_SECTIONS = {"site.results": ("_results.html", {})}
 
 
 @dataclass(frozen=True)
@@ -279,6 +301,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         html.update(cached(fid, (keys.families[fid] if keys else "",),
                            lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
     owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
+    known = sorted([*owner, *SITE_SECTIONS])
+
+    def section(name: str) -> tuple:
+        return SITE_SECTIONS[name] if name in SITE_SECTIONS else full(owner[name]).fragments[name]
+
     md = render.markdown_renderer()
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
@@ -286,7 +313,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
             html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
-                               lambda d=d: _render_doc(env, md, site, d, lambda name: full(owner[name]).fragments[name], sorted(owner)),
+                               lambda d=d: _render_doc(env, md, site, d, section, known),
                                keep=incremental.KEEP_PER_KIND * max(1, len(docs))))
         except InputError as e:
             problems.extend(e.problems)
@@ -309,7 +336,7 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
         tpl, ctx = section(name)  # rendered where it is placed, so its links resolve from there
         return Markup(render.render_page(env, tpl, path, {**ctx, "site": site}))
 
-    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel})
+    page = Page(path, template, d.meta.get("title", ""), {"body": Markup(""), "meta": d.meta, "source": d.source.rel, "contents": []})
     try:
         chrome = _page_html(env, site, page)  # the template's own ids, which no heading may take
     except jinja2.UndefinedError as e:  # the template asks the page for what it does not have
@@ -319,19 +346,20 @@ def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tu
     if doc.problems:
         raise InputError(doc.problems)
     page.context["body"] = doc.html
+    if d.meta.get("contents") == "true":  # front matter `contents: true`: a table of contents of its sections
+        page.context["contents"] = render.contents(doc.html)
     return {path: _page_html(env, site, page)}
 
 
-def _light(o: Outputs) -> tuple[Outputs, dict]:
-    """A family's Outputs split for the cache: what every build needs to write the family's
-    files (tables, figure data with their keys, feed, summary; pages and sections without their
-    contexts), and the contexts, read only when a page must be rendered again. The first
-    refers to no class or function of the family, so reading it imports nothing of it."""
+def _light(o: Outputs) -> Outputs:
+    """A family's Outputs as the cache holds them: what every build needs to write the family's
+    files (tables, figure data with their keys, feed, summary; pages and sections without
+    their contexts). It refers to no class or function of the family, so reading it imports
+    nothing of it."""
     figures = [replace(f, draw=incremental.DrawRef(f.draw.__module__, f.draw.__qualname__), key=figures_mod.figure_key(f))
                for f in o.figures]
-    light = replace(o, pages=[replace(p, context={}) for p in o.pages], figures=figures,
-                    fragments={name: (tpl, {}) for name, (tpl, _ctx) in o.fragments.items()})
-    return light, {"pages": o.pages, "fragments": o.fragments}
+    return replace(o, pages=[replace(p, context={}) for p in o.pages], figures=figures,
+                   fragments={name: (tpl, {}) for name, (tpl, _ctx) in o.fragments.items()})
 
 
 def _site_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
@@ -401,6 +429,10 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
 
     root, out = config.root, out_dir
     store_ = digest = build_key = inputs_after = None
+    warnings = []
+    if cache and (unusable := incremental.unusable(root)):
+        warnings.append(f"the build cache {CACHE_DIR}/ {unusable}: built without it")
+        cache = False
     if cache:
         store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
         build_key = incremental.build_key(digest)
@@ -408,7 +440,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         clock[KEY_STEP] = time.perf_counter() - current[1]
         if record is not None:
             return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
-    keys = {fid: incremental.family_key(digest, fid, FAMILIES[fid].content_dir) for fid in config.families} if digest else None
+    keys = {fid: incremental.family_key(digest, fid, FAMILIES[fid].inputs) for fid in config.families} if digest else None
 
     stage("load")
     intake = _load(config, keys, store_)
@@ -433,7 +465,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     # --source`) draws every figure itself.
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
-        env = render.environment(root / "templates", incremental.code_dir(root, "templates") if cache else None)
+        env = render.environment(root / "templates")
         render_keys = None
         if store_ is not None:
             templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
@@ -472,7 +504,8 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
         stage("manifest")
         manifest = _manifest(intake.loaded, outputs, writer.files, config)
-        writer.write("manifest.json", publish.json_bytes(manifest))
+        manifest_bytes = publish.json_bytes(manifest)
+        writer.write("manifest.json", manifest_bytes)
         stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
         # Every input has been read by now: hash them again meanwhile, to check none changed.
         if store_ is not None:
@@ -484,12 +517,14 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         writer.abort()
         raise
     stage(None)
-    result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock)
+    result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock, warnings=warnings)
     # Cache entries and the no-op record only when no input changed while this build read them.
     if inputs_after is not None and inputs_after.result() == digest:
         saving = time.perf_counter()
-        store_.save()
-        incremental.record_build(root, out, build_key, result.pages, result.files,
-                                 incremental.outside_inputs(intake.loaded.files))
+        try:
+            store_.save()
+            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes)
+        except Exception as exc:  # noqa: BLE001 - the site is published: a failure here must not say otherwise
+            warnings.append(f"published; the build cache could not be saved: {exc}")
         clock[SAVE_STEP] = time.perf_counter() - saving
     return result

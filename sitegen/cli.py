@@ -78,6 +78,8 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         _fail(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer
         _fail_unexpected(exc, debug or os.environ.get("SITEGEN_DEBUG", "") not in ("", "0"))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     _report_timings(timings, result.seconds, result.pages, result.files)
     click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
 

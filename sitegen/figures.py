@@ -6,7 +6,8 @@ data, so anyone can re-render it). Rendering is the costliest step per item (vl-
 ~0.9 s for its first call in a process, ~0.1 s per chart after; Altair's import ~0.5 s), so
 nothing is drawn when the cache holds the files for the same name, data and drawing code.
 vl-convert's output has no script and is byte-stable, so a cached file is exactly what a
-fresh render would give.
+fresh render would give. A cache entry is one file, the three under a header with their key
+and checksum (incremental.write_entry): one whose bytes do not match is drawn again.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import hashlib
 import inspect
 import json
 import multiprocessing
-import os
 import re
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from sitegen.families import Figure
+from sitegen.incremental import ENTRY_SUFFIX, read_entry, write_entry
 from sitegen.parallel import workers
 
 PNG_SCALE = 2
@@ -89,19 +90,21 @@ def _png_scale(svg: str) -> float:
     return PNG_SCALE if side * PNG_SCALE <= PNG_MAX_SIDE else round(PNG_MAX_SIDE / side, 4)
 
 
-def _read_cache(base: Path) -> Rendered | None:
-    parts = [base.with_suffix(s) for s in (".svg", ".png", ".json")]
-    if not all(p.is_file() for p in parts):
+def _read_cache(cache_dir: Path, key: str) -> Rendered | None:
+    parts = read_entry(cache_dir / f"{key}{ENTRY_SUFFIX}", "figures", key)
+    if parts is None or len(parts) != 3:
         return None
-    return Rendered(parts[0].read_text(encoding="utf-8"), parts[1].read_bytes(), parts[2].read_bytes())
+    try:
+        return Rendered(parts[0].decode("utf-8"), parts[1], parts[2])
+    except UnicodeDecodeError:
+        return None
 
 
-def _write_cache(base: Path, r: Rendered) -> None:
-    base.parent.mkdir(parents=True, exist_ok=True)
-    for suffix, data in ((".svg", r.svg.encode("utf-8")), (".png", r.png), (".json", r.spec)):
-        tmp = base.with_suffix(f"{suffix}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(base.with_suffix(suffix))  # a killed build never leaves a half-written entry
+def _write_cache(cache_dir: Path, key: str, r: Rendered) -> None:
+    try:
+        write_entry(cache_dir / f"{key}{ENTRY_SUFFIX}", "figures", key, [r.svg.encode("utf-8"), r.png, r.spec])
+    except OSError:  # the figure is drawn and published all the same; the next build draws it again
+        pass
 
 
 class Drawing:
@@ -154,14 +157,14 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
     further job starts and what was drawn so far is returned (the caller has failed)."""
     report = progress or (lambda done, total: None)
     out: dict[str, Rendered] = {}
-    misses: list[tuple[Figure, Path | None]] = []
+    misses: list[tuple[Figure, str | None]] = []
     for fig in figures:
-        base = cache_dir / (fig.key or figure_key(fig)) if cache_dir else None
-        hit = _read_cache(base) if base is not None else None
+        key = (fig.key or figure_key(fig)) if cache_dir else None
+        hit = _read_cache(cache_dir, key) if key is not None else None
         if hit is not None:
             out[fig.name] = hit
         else:
-            misses.append((fig, base))
+            misses.append((fig, key))
     report(len(out), len(figures))
     # Two jobs per figure, the SVG and then its PNG (each about half the time), the biggest
     # figures' SVGs first: small jobs keep both workers busy to the end, where one job per
@@ -200,9 +203,9 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
         for fig, _ in misses:
             done.append(render(fig))
             report(len(out) + len(done), len(figures))
-    for (fig, base), r in zip(misses, done):
-        if base is not None:
-            _write_cache(base, r)
+    for (fig, key), r in zip(misses, done):
+        if key is not None:
+            _write_cache(cache_dir, key, r)
         out[fig.name] = r
     return out
 

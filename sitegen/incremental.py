@@ -5,43 +5,69 @@ Every key is a SHA-256 over the content of what a result depends on, never a tim
     code     every file of the sitegen package, the Python version and the installed
              distributions (an upgraded jinja2 or vl-convert can change output bytes)
     config   pyproject.toml, as bytes
-    family   code + config + every file under the family's own folders (data/<family>/,
-             content/<its content dir>/) + any file it read elsewhere    -> its computed Outputs,
-             as plain data ("families/") and its page contexts apart ("contexts/")
+    family   code + config + every file its declared inputs match (Family.inputs: folders
+             and globs such as data/canonic/ and content/canonic/bibles/*.md)
+                                                                         -> its computed Outputs,
+             without page contexts ("families/")
     pages    code + templates/ + the site context + the family's key     -> its pages' HTML
     page     code + templates/ + the site context + one authored page + the keys of the
              families whose sections it places                           -> that page's HTML
     figure   its name, data and drawing code (figures.figure_key)         -> SVG, PNG, spec
-    build    code + every input file (+ any file read elsewhere)          -> the whole output
+    build    code + every input file                                      -> the whole output
+
+The cache may skip work, never a check. A family's load may read only files its declaration
+matches (build.py refuses any other read as a bug in the family), so every file behind its
+validation and its freeze fingerprints is in its key: a cached result is one that passed all
+of them for these very bytes, and any change to one of them loads and checks the family again.
 
 A family's pages are cached as a unit because their contexts share the family's whole result:
 hashing each page's context separately pickles that result once per page (1.3 GB and 9 s
-for the demo's 412 pages, measured), far more than rendering them. The plain-data part of a
-family's entry names no class or function of the family (figures keep their drawing function
-as a DrawRef), so a rebuild that takes the family from the cache never imports it.
+for the demo's 412 pages, measured), far more than rendering them. Page contexts (validated
+models, the family's own classes) are not cached at all: a cached family whose pages must be
+rendered again (the templates, the site context or the code changed, or an authored page
+placing its sections did) is loaded and computed afresh. Its cached entry names no class or
+function of the family (figures keep their drawing function as a DrawRef), so a rebuild that
+takes the family from the cache never imports it.
 
 A no-op rebuild compares only the build key with the one recorded for the output directory,
-then re-hashes the output against its manifest: a site someone edited by hand is rebuilt, not
+then re-hashes the output against the manifest that build wrote, and checks every mode: a
+site someone edited by hand, or that another build replaced meanwhile, is rebuilt, not
 trusted. This module imports nothing heavy, so `sitegen build` answers a no-op without
 loading DuckDB, pydantic or Altair.
 
-Entries are pickles written by this build for this build (a cache directory is as trusted
-as the site repository it sits in). A damaged or unreadable entry is a miss, never an error.
+Entries are data, never code: JSON in which tuples, bytes and sitegen's own result classes
+are tagged and nothing else is accepted, behind a header line naming the entry's kind and key
+and the SHA-256 of its payload. An entry written for another key, failing its checksum or not
+decoding is a miss, never an error; a drawing function is stored by name and only a function
+of a family package is ever called by it. A checksum catches damage, not forgery: whoever can
+write .sitegen-cache/ can write an entry with a correct checksum, as whoever can write the
+repository can change what it publishes. The cache is therefore an input of the same trust
+as the repository it sits in, and it holds no code at all (jinja2's compiled templates are not
+kept, see render.environment): CI restores it only by its exact key, never another branch's by a
+prefix, and `sitegen verify --source` rebuilds a published site from scratch to compare
+every byte.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import hashlib
+import importlib
 import json
+import math
 import os
-import pickle
-import shutil
+import stat
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Iterable
 
-from sitegen.load import sha256_file, walk_inputs
+import orjson
+
+from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
+from sitegen.load import SourceFile, sha256_bytes, sha256_file, walk_inputs
 
 CACHE_DIR = ".sitegen-cache"
 # Everything a build reads from the site repository (build.py, the families' load, templates,
@@ -73,20 +99,14 @@ def _hash_or_why(path: Path) -> str:
 
 
 def key_of(*parts: Any) -> str:
-    """SHA-256 over a sequence of strings, or of JSON-able values (in order)."""
+    """SHA-256 over a sequence of values (strings, numbers, lists, tuples, dicts with string
+    keys, sitegen's result classes, functions by name), in order. Two different values never
+    share an encoding: every container is tagged by its type (see _tree)."""
     h = hashlib.sha256()
     for part in parts:
-        data = part if isinstance(part, str) else json.dumps(part, sort_keys=True, separators=(",", ":"), default=_name_of)
-        h.update(data.encode("utf-8"))
+        h.update(json.dumps(_tree(part, named=True), separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()
-
-
-def _name_of(value: Any) -> str:
-    """A stable stand-in for what JSON cannot hold (a function in the site context)."""
-    if callable(value):
-        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', type(value).__name__)}"
-    return f"{type(value).__qualname__}:{value}"
 
 
 _code: list[str] = []
@@ -108,8 +128,44 @@ def code_key() -> str:
 # --------------------------------------------------------------------------- entries
 
 
+ENTRY_SUFFIX = ".entry"
+
+
+def write_entry(path: Path, kind: str, key: str, parts: list[bytes]) -> None:
+    """Write an entry: a JSON header line (kind, key, each part's size, the SHA-256 of the
+    parts) and then the parts. Written aside and renamed, so a killed build never leaves a
+    half-written entry."""
+    body = b"".join(parts)
+    header = {"kind": kind, "key": key, "sizes": [len(x) for x in parts], "sha256": sha256_bytes(body)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(orjson.dumps(header) + b"\n" + body)
+    tmp.replace(path)
+
+
+def read_entry(path: Path, kind: str, key: str) -> list[bytes] | None:
+    """An entry's parts, or None when there is none, or it was written for another kind or key,
+    or its parts are not the bytes its header hashed."""
+    try:
+        head, _, body = path.read_bytes().partition(b"\n")
+        header = orjson.loads(head)
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if not isinstance(header, dict) or header.get("kind") != kind or header.get("key") != key:
+        return None
+    sizes = header.get("sizes")
+    if (not isinstance(sizes, list) or not all(type(n) is int and n >= 0 for n in sizes) or sum(sizes) != len(body)
+            or header.get("sha256") != sha256_bytes(body)):
+        return None
+    parts, at = [], 0
+    for n in sizes:
+        parts.append(body[at:at + n])
+        at += n
+    return parts
+
+
 class Cache:
-    """Pickled results by kind and key under ROOT/.sitegen-cache/<kind>/<key>.pickle.
+    """Results by kind and key under ROOT/.sitegen-cache/<kind>/<key>.entry, as data (encode).
 
     put() only queues an entry; save() writes the queue, and the build calls it only once the
     inputs are found unchanged since their keys were taken, so a file edited mid-build can
@@ -117,70 +173,165 @@ class Cache:
 
     def __init__(self, root: Path):
         self.dir = root / CACHE_DIR
-        self.pending: dict[tuple[str, str], Any] = {}
+        self.pending: dict[tuple[str, str], tuple[Any, int]] = {}
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.dir / kind / f"{key}{ENTRY_SUFFIX}"
 
     def get(self, kind: str, key: str) -> Any | None:
-        path = self.dir / kind / f"{key}.pickle"
+        path = self._path(kind, key)
+        parts = read_entry(path, kind, key)
+        if parts is None or len(parts) != 1:
+            return None
         try:
-            with open(path, "rb") as f:
-                value = pickle.load(f)
+            value = decode(parts[0])
+        except (ValueError, TypeError):  # not an entry this code wrote: only a miss
+            return None
+        try:
             os.utime(path)  # recently used, for prune's order only: the key, not a time, decides a hit
-            return value
-        except FileNotFoundError:
-            return None
-        except Exception:  # noqa: BLE001 - a torn or stale entry is only a miss
-            return None
+        except OSError:
+            pass
+        return value
 
     def put(self, kind: str, key: str, value: Any, keep: int = KEEP_PER_KIND) -> None:
         """Queue an entry; `keep`: how many entries of its kind survive the save."""
         self.pending[(kind, key)] = (value, keep)
 
     def save(self) -> None:
-        for (kind, key), (value, keep) in sorted(self.pending.items(), key=lambda kv: kv[0]):
-            folder = self.dir / kind
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f"{key}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(folder / f"{key}.pickle")  # a killed build never leaves a half-written entry
-            self._prune(folder, keep)
+        keep: dict[str, int] = {}
+        for (kind, key), (value, n) in sorted(self.pending.items(), key=lambda kv: kv[0]):
+            write_entry(self._path(kind, key), kind, key, [encode(value)])
+            keep[kind] = max(n, keep.get(kind, 0))
+        for kind, n in keep.items():  # each folder once, after its entries: linear in the entries
+            prune(self.dir / kind, n)
         self.pending.clear()
 
-    @staticmethod
-    def _prune(folder: Path, keep: int) -> None:
-        entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in entries[keep:]:
-            old.unlink(missing_ok=True)
+
+def prune(folder: Path, keep: int) -> None:
+    """Delete all but the `keep` most recently used entries of a folder (one listing)."""
+    with os.scandir(folder) as it:
+        entries = sorted(((e.stat().st_mtime_ns, e.name) for e in it if e.name.endswith(ENTRY_SUFFIX)), reverse=True)
+    for _, name in entries[keep:]:
+        (folder / name).unlink(missing_ok=True)
 
 
+@dataclasses.dataclass(frozen=True)
 class DrawRef:
     """A figure's drawing function by module and name. A cached family's figures hold this
     instead of the function, so reading them imports nothing; it is called (and the module
-    imported) only when the figure cache has no drawing for the figure."""
+    imported) only when the figure cache has no drawing for the figure. Only a function of a
+    family package, defined there under that very name, is ever called: a cache entry cannot
+    name os.system, or a function a family module merely imported."""
 
-    def __init__(self, module: str, qualname: str):
-        self.module, self.qualname = module, qualname
+    module: str
+    qualname: str
+
+    def __post_init__(self) -> None:
+        if not self.module.startswith("sitegen.families."):
+            raise ValueError(f"not a family's module: {self.module!r}")
 
     def __call__(self, data: list[dict]) -> dict:
-        import importlib
-
         fn: Any = importlib.import_module(self.module)
         for part in self.qualname.split("."):
             fn = getattr(fn, part)
+        if getattr(fn, "__module__", None) != self.module or getattr(fn, "__qualname__", None) != self.qualname:
+            raise ValueError(f"{self.module}.{self.qualname} is not a function defined in {self.module}")
         return fn(data)
 
 
-def code_dir(root: Path, kind: str) -> Path:
-    """A cache folder for this code only (jinja2's compiled templates: its own key knows the
-    template's source but not the environment's options, which are sitegen's code). Folders
-    left by other versions of the code are removed."""
-    base = root / CACHE_DIR / kind
-    mine = base / code_key()[:32]
-    if base.is_dir():
-        for other in base.iterdir():
-            if other != mine:
-                shutil.rmtree(other, ignore_errors=True)
-    return mine
+# The only classes an entry may hold, by name: the results a family hands the build.
+_CLASSES = {c.__name__: c for c in (Outputs, Page, Table, Figure, FeedEntry, SourceFile, DrawRef)}
+_INT64 = range(-(2 ** 63), 2 ** 64)  # what orjson holds as a JSON number
+
+
+def _tree(value: Any, named: bool = False) -> Any:
+    """`value` as JSON in which no two values look alike: a JSON object only ever stands for a
+    tag, {"t": tuple}, {"d": [[key, value], ...]}, {"b": base64 bytes}, {"c": [class, fields]},
+    {"n": a NaN or infinity}, {"i": a large int}, and with `named` (keys) {"f": a function's
+    name}, so a string cannot pass for a function nor a list for a tuple. Anything else is a
+    TypeError, never a stand-in that might equal another value's."""
+    kind = type(value)
+    if value is None or kind in (str, bool):
+        return value
+    if kind is int:
+        return value if value in _INT64 else {"i": str(value)}
+    if kind is float:
+        return value if math.isfinite(value) else {"n": repr(value)}
+    if kind is list:
+        return [_tree(v, named) for v in value]
+    if kind is tuple:
+        return {"t": [_tree(v, named) for v in value]}
+    if kind is dict:
+        pairs = [[_tree(k, named), _tree(v, named)] for k, v in value.items()]
+        if named:  # a key does not depend on the order a dict was filled in
+            if not all(type(k) is str for k in value):
+                raise TypeError("a dict with keys other than strings in a cache key")
+            pairs.sort(key=lambda kv: kv[0])
+        return {"d": pairs}
+    if kind is bytes:
+        return {"b": base64.b64encode(value).decode("ascii")}
+    if _CLASSES.get(kind.__name__) is kind:
+        return {"c": [kind.__name__, {f.name: _tree(getattr(value, f.name), named) for f in dataclasses.fields(value)}]}
+    if named and callable(value):
+        return {"f": f"{value.__module__}.{value.__qualname__}"}
+    raise TypeError(f"a {kind.__module__}.{kind.__qualname__} cannot go into the build cache")
+
+
+def _value(tree: Any) -> Any:
+    """The value _tree() encoded; ValueError or TypeError for anything it would not write."""
+    if tree is None or type(tree) in (str, bool, int, float):
+        return tree
+    if type(tree) is list:
+        return [_value(v) for v in tree]
+    if type(tree) is not dict or len(tree) != 1:
+        raise ValueError("not a tagged value")
+    ((tag, inner),) = tree.items()
+    if tag == "t":
+        return tuple(_value(v) for v in _list(inner))
+    if tag == "d":
+        return {_value(k): _value(v) for k, v in (_pair(p) for p in _list(inner))}
+    if tag == "b":
+        return base64.b64decode(_str(inner), validate=True)
+    if tag == "n":
+        return float({"nan": "nan", "inf": "inf", "-inf": "-inf"}[_str(inner)])
+    if tag == "i":
+        return int(_str(inner))
+    if tag == "c":
+        name, fields = _pair(inner)
+        cls = _CLASSES[_str(name)]
+        if type(fields) is not dict or set(fields) != {f.name for f in dataclasses.fields(cls)}:
+            raise ValueError(f"not the fields of {name}")
+        return cls(**{k: _value(v) for k, v in fields.items()})
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def _list(x: Any) -> list:
+    if type(x) is not list:
+        raise ValueError("not a list")
+    return x
+
+
+def _pair(x: Any) -> tuple:
+    if type(x) is not list or len(x) != 2:
+        raise ValueError("not a pair")
+    return x[0], x[1]
+
+
+def _str(x: Any) -> str:
+    if type(x) is not str:
+        raise ValueError("not a string")
+    return x
+
+
+def encode(value: Any) -> bytes:
+    return orjson.dumps(_tree(value))
+
+
+def decode(data: bytes) -> Any:
+    try:
+        return _value(orjson.loads(data))
+    except (KeyError, orjson.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 # --------------------------------------------------------------------------- family inputs
@@ -200,39 +351,55 @@ def digest_inputs_later(root: Path) -> Future:
         pool.shutdown(wait=False)
 
 
-def family_parts(fid: str, content_dir: str | None) -> tuple[str, ...]:
-    """The folders a family owns: everything in them is its input, read or not."""
-    return (f"data/{fid}/",) + ((f"content/{content_dir}/",) if content_dir else ())
+def covers(inputs: Iterable[str], rel: str) -> bool:
+    """Whether a family's declared inputs match `rel` (relative to the root, forward slashes):
+    a folder ("data/canonic/") everything under it, a glob ("content/canonic/bibles/*.md") a
+    path of as many segments, each matching its own, so `*` never crosses a "/"."""
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return False
+    for pattern in inputs:
+        if pattern.endswith("/"):
+            if rel.startswith(pattern):
+                return True
+        else:
+            want = pattern.split("/")
+            if len(want) == len(parts) and all(fnmatchcase(p, w) for p, w in zip(parts, want)):
+                return True
+    return False
 
 
-def family_key(digest: dict[str, str], fid: str, content_dir: str | None) -> str:
-    own = family_parts(fid, content_dir)
+def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str]) -> str:
+    inputs = tuple(inputs)
     return key_of("family", fid, code_key(), digest.get("pyproject.toml", ""),
-                  {rel: sha for rel, sha in digest.items() if rel.startswith(own)})
+                  {rel: sha for rel, sha in digest.items() if covers(inputs, rel)})
 
 
-def family_entry(digest: dict[str, str], fid: str, content_dir: str | None, files: list, outputs: Any) -> dict | None:
+def family_entry(digest: dict[str, str], files: list[SourceFile], outputs: Outputs) -> dict | None:
     """The cache entry for a family computed from `files` (the SourceFiles its load read), or
     None when one of them no longer has the hash its key was made from (edited mid-build)."""
-    own = family_parts(fid, content_dir)
-    reads = {}
-    for f in files:
-        if not f.rel.startswith(own):
-            reads[f.rel] = f.sha256  # read outside its folders: checked on every hit
-        elif digest.get(f.rel) != f.sha256:
-            return None
-    return {"outputs": outputs, "files": files, "reads": reads}
+    if any(digest.get(f.rel) != f.sha256 for f in files):
+        return None
+    return {"outputs": outputs, "files": files}
 
 
-def reads_unchanged(root: Path, reads: dict[str, str]) -> bool:
-    """Whether every file a cached family read outside its own folders still has its hash."""
-    for rel, sha in reads.items():
-        try:
-            if sha256_file(root / rel) != sha:
-                return False
-        except OSError:
-            return False
-    return True
+def unusable(root: Path) -> str | None:
+    """Why ROOT/.sitegen-cache cannot hold the cache, or None (also when it does not exist yet:
+    the first save makes it). A symbolic link is refused: pruning deletes inside it."""
+    path = root / CACHE_DIR
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(st.st_mode):
+        return "is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a directory"
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        return "is not readable and writable"
+    return None
 
 
 # --------------------------------------------------------------------------- no-op rebuilds
@@ -248,24 +415,18 @@ def _records_path(root: Path) -> Path:
 
 def _records(root: Path) -> dict:
     try:
-        return json.loads(_records_path(root).read_text(encoding="utf-8"))
+        records = json.loads(_records_path(root).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return records if isinstance(records, dict) else {}
 
 
-def outside_inputs(files: Iterable) -> dict[str, str]:
-    """rel -> SHA-256 of the files read (SourceFiles) that lie outside INPUT_PARTS, which the
-    build key does not cover: a family may read a file that a document names."""
-    folders = tuple(p + "/" for p in INPUT_FOLDERS)
-    return {f.rel: f.sha256 for f in files if f.rel not in INPUT_PARTS and not f.rel.startswith(folders)}
-
-
-def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, reads: dict[str, str]) -> None:
-    """Note that out_dir now holds the build of `key`, which also read `reads` (rel -> SHA-256,
-    files outside INPUT_PARTS). Called after the swap."""
+def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes) -> None:
+    """Note that out_dir now holds the build of `key`, whose manifest.json is `manifest` (the
+    bytes this build wrote: whatever is on disk may already be another build's). Called after
+    the swap."""
     records = _records(root)
-    manifest = sha256_file(out_dir / "manifest.json")
-    records[str(out_dir.resolve())] = {"key": key, "manifest": manifest, "pages": pages, "files": files, "reads": reads}
+    records[str(out_dir.resolve())] = {"key": key, "manifest": sha256_bytes(manifest), "pages": pages, "files": files}
     path = _records_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"builds.{os.getpid()}.tmp")
@@ -277,20 +438,32 @@ def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:
     """The record of the build out_dir holds, when building `key` again would change nothing:
     the same key, and every output file (no more, no fewer) as its manifest says."""
     record = _records(root).get(str(out_dir.resolve()))
-    if not record or record.get("key") != key or not reads_unchanged(root, record.get("reads", {})):
+    if not isinstance(record, dict) or record.get("key") != key:
         return None
     return record if output_intact(out_dir, record.get("manifest", "")) else None
 
 
 def output_intact(out_dir: Path, manifest_sha: str) -> bool:
-    """out_dir's manifest.json is the recorded one and its files are as it lists, no more and
-    no fewer: the check the build's verify stage makes on the staged output."""
+    """out_dir's manifest.json is the recorded one, its files are as it lists, no more and no
+    fewer (the check the build's verify stage makes on the staged output), and every file and
+    folder has the mode a build gives it."""
     from sitegen.verify import file_checks
 
     manifest_path = out_dir / "manifest.json"
     try:
-        if sha256_file(manifest_path) != manifest_sha:
+        if sha256_file(manifest_path) != manifest_sha or not modes_as_built(out_dir):
             return False
         return file_checks(out_dir, json.loads(manifest_path.read_bytes())["files"]) == []
     except (OSError, ValueError, KeyError, TypeError):
         return False
+
+
+def modes_as_built(out_dir: Path) -> bool:
+    from sitegen.publish import DIR_MODE, FILE_MODE
+
+    for dirpath, dirnames, filenames in os.walk(out_dir):
+        if stat.S_IMODE(os.stat(dirpath).st_mode) != DIR_MODE:
+            return False
+        if any(stat.S_IMODE(os.stat(os.path.join(dirpath, n)).st_mode) != FILE_MODE for n in filenames):
+            return False
+    return True

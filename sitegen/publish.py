@@ -367,7 +367,8 @@ def _check_no_aggregate(rel: str, data: bytes) -> None:
         header = data.split(b"\n", 1)[0].decode("utf-8")
         found = [col for col in header.split(",") if is_aggregate_key(col)]
     elif rel.endswith((".html", ".svg", ".xml", ".txt")):
-        found = find_aggregate_fields_in_text(data.decode("utf-8"))
+        # An asset is published as it is, in any encoding; the fields looked for are ASCII.
+        found = find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
     else:
         found = []
     if found:

@@ -209,6 +209,15 @@ def render_markdown(md: MarkdownIt, doc: MarkdownDoc, fragment: Callable[[str], 
     return RenderedDoc(Markup("".join(parts)), problems)
 
 
+_H2 = re.compile(r'<h2 id="([^"]*)">(.*?)</h2>', re.S)
+
+
+def contents(html: str) -> list[tuple[str, Markup]]:
+    """The sections of a rendered page, for its table of contents: each <h2>'s id and its
+    text without markup (already escaped)."""
+    return [(i, Markup(re.sub(r"<[^>]+>", "", text))) for i, text in _H2.findall(html)]
+
+
 def places_body(env: jinja2.Environment, name: str) -> bool:
     """Whether template `name`, or one it extends, outputs `body`: a template for authored
     pages. A generated page's template, a partial or the bare layout has no body to place,
@@ -287,18 +296,12 @@ def rank_range(row) -> str:
     return str(row.rank_best) if row.rank_best == row.rank_worst else f"{row.rank_best}–{row.rank_worst}"
 
 
-def environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
-    """The site's jinja2 environment. With `bytecode_dir`, compiled templates are kept there:
-    compiling them is most of a small rebuild's rendering. jinja2 keys each entry on the
-    template's name and the SHA-1 of its source, and on its own version, so an edited template
-    is never served stale."""
-    cache = None
-    if bytecode_dir is not None:
-        bytecode_dir.mkdir(parents=True, exist_ok=True)
-        cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
+def environment(templates_dir: Path) -> jinja2.Environment:
+    """The site's jinja2 environment. Compiled templates are not kept on disk between builds:
+    jinja2's bytecode cache is marshalled code, and whoever can write a cache folder could then
+    run code in the build (the build cache holds data only, see sitegen/incremental.py)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
-        bytecode_cache=cache,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -387,6 +387,8 @@ class Preview:
             problems = "the build crashed:\n" + traceback.format_exc()
         else:
             problems = None
+            for warning in result.warnings:
+                self._say(f"warning: {warning}", self.stderr)
             self._say(f"built {result.pages} pages, {result.files} files into {result.out_dir} "
                       f"in {time.perf_counter() - started:.2f} s", self.stdout)
         if problems is not None:

@@ -3,6 +3,7 @@
 - feed.xml: one Atom feed of every family's dated events (each family's `Outputs.feed`);
 - sitemap.xml and robots.txt, only when the base URL is absolute (a sitemap lists full URLs);
 - SHA256SUMS: every download in `sha256sum` format, so `sha256sum -c SHA256SUMS` checks a copy;
+- downloads/<family>.zip: every download of one family in one archive, deterministic;
 - downloads/index.html: the same downloads by family, table and figure, with size and SHA-256.
 
 Data flows one way: build.py hands over the outputs and the writer's record of what it wrote,
@@ -13,8 +14,10 @@ and this module only adds files. A download is every file a build writes except 
 
 from __future__ import annotations
 
+import io
 import re
 import uuid
+import zipfile
 from dataclasses import dataclass, replace
 from typing import Callable
 from urllib.parse import quote
@@ -136,6 +139,14 @@ class Section:
     def size(self) -> int:
         return sum(f.size for f in self.files)
 
+    @property
+    def kinds(self) -> list[tuple[str, list[Group]]]:
+        """The groups by kind (archive, tables, figures, files, raw records), in their order."""
+        by_kind: dict[str, list[Group]] = {}
+        for g in self.groups:
+            by_kind.setdefault(g.kind, []).append(g)
+        return list(by_kind.items())
+
 
 def human_size(n: int) -> str:
     """Bytes in binary units, one decimal: "812 B", "12.3 KiB", "1.4 MiB"."""
@@ -158,8 +169,33 @@ def _figure_title(fig) -> str:
     return first or fig.name
 
 
-def _family_groups(o: Outputs) -> list[tuple[str, str, list[str]]]:
-    groups = [("Table", t.title, [t.stem + s for s in TABLE_SUFFIXES]) for t in sorted(o.tables, key=lambda t: t.stem)]
+def archive_path(fid: str) -> str:
+    return f"downloads/{fid}.zip"
+
+
+# What makes an archive's bytes depend on its files alone: the earliest time a zip can hold, one
+# file mode, one compression level, entries in path order.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_ZIP_LEVEL = 6
+
+
+def archive(files: list[tuple[str, bytes]]) -> bytes:
+    """A zip of (path, bytes) under the paths the site publishes them at, so that unpacked
+    beside SHA256SUMS it checks with `sha256sum -c --ignore-missing`."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for rel, data in sorted(files):
+            info = zipfile.ZipInfo(rel, date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so the mode below is read as one
+            info.external_attr = 0o100644 << 16
+            zf.writestr(info, data, compresslevel=_ZIP_LEVEL)
+    return buf.getvalue()
+
+
+def _family_groups(fid: str, o: Outputs) -> list[tuple[str, str, list[str]]]:
+    groups = [("Archive", "every file below in one zip", [archive_path(fid)])]
+    groups += [("Table", t.title, [t.stem + s for s in TABLE_SUFFIXES]) for t in sorted(o.tables, key=lambda t: t.stem)]
     groups += [("Figure", _figure_title(f), [f.name + s for s in FIGURE_SUFFIXES]) for f in sorted(o.figures, key=lambda f: f.name)]
     if o.files:
         groups.append(("Files", "feeds and other generated files", sorted(o.files)))
@@ -179,7 +215,7 @@ def downloads(outputs: dict[str, Outputs], hashes: dict[str, str], sizes: dict[s
         claimed.update(mine)
         return Group(kind, title, tuple(Download(p, sizes[p], hashes[p]) for p in mine)) if mine else None
 
-    plan = [(f"dl-{fid}", o.summary.get("title", fid), _family_groups(o)) for fid, o in outputs.items()]
+    plan = [(f"dl-{fid}", o.summary.get("title", fid), _family_groups(fid, o)) for fid, o in outputs.items()]
     plan.append(("dl-site", "The whole site", [("Feed", "every benchmark's updates (Atom)", [FEED_FILE])]))
     sections = []
     for sid, title, groups in plan:
@@ -218,8 +254,8 @@ def downloads_page(sections: list[Section]) -> Page:
 
 def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs], pages: list[str],
                 render_page: Callable[[Page], str]) -> list[str]:
-    """Write the feed, the sitemap and robots.txt, then SHA256SUMS and the downloads page from
-    the bytes already written. `pages`: every HTML page written so far; `render_page` renders
+    """Write the feed, the sitemap and robots.txt, each family's archive, then SHA256SUMS and
+    the downloads page from the bytes already written. `pages`: every HTML page written so far; `render_page` renders
     a Page as the site's other pages are rendered. Returns the pages it wrote."""
     feed = site_feed(config, outputs)
     if feed is not None:
@@ -228,6 +264,10 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
     if base:
         writer.write(SITEMAP_FILE, sitemap(base, sorted({*pages, DOWNLOADS_PAGE})))
         writer.write(ROBOTS_FILE, robots(base))
+    by_id = {sec.id: sec for sec in downloads(outputs, writer.files, writer.sizes)}
+    for fid in outputs:
+        if (sec := by_id.get(f"dl-{fid}")) is not None:
+            writer.write(archive_path(fid), archive([(f.path, (writer.staging / f.path).read_bytes()) for f in sec.files]))
     sections = downloads(outputs, writer.files, writer.sizes)
     writer.write(SUMS_FILE, sha256sums(sections))
     writer.write_text(DOWNLOADS_PAGE, render_page(downloads_page(sections)))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
+import re
+import shutil
 import stat
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 
 from sitegen import incremental
 from sitegen.build import build
+from sitegen.errors import BuildError, InputError
 from sitegen.config import load_config
 from sitegen.families import FAMILIES
 
@@ -170,32 +172,85 @@ def test_an_input_edited_during_the_build_is_neither_cached_nor_recorded(site, t
 
 
 def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
+    """Emptied, truncated, edited under an intact header, or filed under another key: every
+    kind of entry (families, pages, figures) is then a miss, and the output is the cold one."""
     out = tmp_path / "out"
-    entries = sorted((site / incremental.CACHE_DIR).glob("*/**/*.pickle"))
-    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "contexts", "pages"}
+    entries = sorted((site / incremental.CACHE_DIR).glob("*/**/*.entry"))
+    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "pages", "figures"}
+    originals = [p.read_bytes() for p in entries]
     for i, p in enumerate(entries):
-        p.write_bytes(b"" if i % 2 else pickle.dumps({"not": "an entry"})[:7])
+        data = originals[i]
+        if i % 4 == 0:
+            p.write_bytes(b"")
+        elif i % 4 == 1:
+            p.write_bytes(data[: len(data) // 2])
+        elif i % 4 == 2:  # one byte of the payload changed, the header left as it was
+            p.write_bytes(data[:-2] + bytes([data[-2] ^ 1]) + data[-1:])
+        else:  # a sound entry, but written for another key
+            p.write_bytes(originals[i - 1])
     append(site, "content/index.md", "\n\nAnother paragraph.")
     build(load_config(site), out)
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_a_cached_family_that_read_a_file_outside_its_folders_is_reloaded_when_it_changes(site, tmp_path, monkeypatch):
-    """A family's key covers its own folders; any other file it read is re-hashed on each hit."""
-    (site / "shared.txt").write_text("v1", encoding="utf-8")
-    entry_dir = site / incremental.CACHE_DIR / "families" / "nextchapter"
-    (entry,) = entry_dir.glob("*.pickle")
-    value = pickle.loads(entry.read_bytes())
-    value["reads"] = {"shared.txt": incremental.sha256_file(site / "shared.txt")}
-    entry.write_bytes(pickle.dumps(value))
-    counting = Counting(monkeypatch)
+def test_an_edited_pages_entry_is_not_published(site, tmp_path):
+    """A pages entry whose HTML was changed (its header's checksum then fails) is a miss."""
+    out = tmp_path / "out"
+    (entry,) = (site / incremental.CACHE_DIR / "pages" / "canonic").glob("*.entry")
+    data = entry.read_bytes()
+    assert b"Canonic" in data
+    entry.write_bytes(data.replace(b"Canonic", b"Kanonic"))
     append(site, "content/index.md", "\n\nA paragraph.")
-    build(load_config(site), tmp_path / "out")
-    assert "nextchapter" not in counting.calls  # the recorded read is unchanged: a hit
-    (site / "shared.txt").write_text("v2", encoding="utf-8")
-    append(site, "content/index.md", "\n\nAnother paragraph.")
-    build(load_config(site), tmp_path / "out")
-    assert counting.calls.count("nextchapter") == 1
+    build(load_config(site), out)
+    assert b"Kanonic" not in (out / "canonic/index.html").read_bytes()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_an_edited_show_bible_is_refused_warm_as_it_is_cold(site, tmp_path):
+    """Canonic's cached result was keyed on its data alone: with a warm cache, an edited Show
+    Bible was published while its verification page said the recorded fingerprint matched."""
+    out = tmp_path / "out"
+    before = tree(out)
+    append(site, "content/canonic/bibles/the-office.md", "\nA sentence added after the freeze.")
+    with pytest.raises(InputError) as warm:
+        build(load_config(site), out)
+    with pytest.raises(InputError) as cold:
+        build(load_config(site), tmp_path / "cold", cache=False)
+    assert str(warm.value) == str(cold.value)
+    assert "content/canonic/bibles/the-office.md" in str(warm.value)
+    assert tree(out) == before
+
+
+def test_a_family_that_reads_outside_its_declared_inputs_fails_the_build(site, tmp_path, monkeypatch):
+    """A read its declaration does not cover would escape its cache key: a bug in the family,
+    refused by name even when the cache is not used."""
+    from sitegen.load import read_markdown
+
+    real = FAMILIES["nextchapter"].load
+
+    def load(root, loaded, limits):
+        read_markdown(root, root / "content/index.md", loaded, limits)
+        return real(root, loaded, limits)
+
+    monkeypatch.setitem(FAMILIES, "nextchapter", _Proxy(FAMILIES["nextchapter"], load))
+    shutil.rmtree(site / incremental.CACHE_DIR / "families")  # so that the family is loaded
+    for cache in (True, False):
+        with pytest.raises(BuildError, match=r"the nextchapter family read content/index\.md, outside its declared inputs"):
+            build(load_config(site), tmp_path / f"out-{cache}", cache=cache)
+
+
+def test_a_freeze_record_naming_a_show_bible_outside_the_bibles_folder_is_a_problem(site, tmp_path):
+    """Canonic reads the Show Bible its freeze record names: one outside its declared inputs is
+    the record's problem, by JSON path, not a failed build."""
+    freeze_path = site / "data/canonic/freeze.json"
+    freeze = json.loads(freeze_path.read_text(encoding="utf-8"))
+    i = next(k for k, item in enumerate(freeze["items"]) if item["kind"] == "show-bible")
+    freeze["items"][i]["path"] = "content/index.md"
+    freeze_path.write_text(json.dumps(freeze, indent=1) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        build(load_config(site), tmp_path / "out")
+    assert any(p.file == "data/canonic/freeze.json" and p.path == f"$.items[{i}].path" and "content/canonic/bibles/" in p.expected
+               for p in exc.value.problems), str(exc.value)
 
 
 def test_unchanged_files_are_linked_not_copied_and_the_previous_output_survives(site, tmp_path):
@@ -238,14 +293,59 @@ def test_builds_json_names_the_output_and_its_manifest(site, tmp_path):
     assert os.path.isabs(next(iter(records)))
 
 
-def test_the_registry_knows_each_familys_content_folder_without_importing_it():
-    """The registry names each family's content folder so the cache can key it unimported;
-    it must say what the family package itself says."""
+def test_the_registry_knows_each_familys_inputs_without_importing_it():
+    """The registry declares each family's inputs and content folder so the cache can key it
+    unimported; it must say what the family package itself says, and every input it declares
+    must lie where the build key looks (INPUT_PARTS)."""
     import importlib
 
     for fid, fam in FAMILIES.items():
         real = importlib.import_module(fam.module).FAMILY
-        assert (fam.id, fam.content_dir) == (real.id, real.content_dir) == (fid, real.content_dir)
+        assert (fam.id, fam.inputs, fam.content_dir) == (real.id, real.inputs, real.content_dir) == (fid, real.inputs, real.content_dir)
+        assert all(p.split("/")[0] in incremental.INPUT_FOLDERS for p in fam.inputs), fam.inputs
+
+
+def test_declared_inputs_match_folders_and_globs_segment_by_segment():
+    inputs = ("data/canonic/", "content/canonic/bibles/*.md")
+    assert incremental.covers(inputs, "data/canonic/sweep.json") and incremental.covers(inputs, "data/canonic/a/b.json")
+    assert incremental.covers(inputs, "content/canonic/bibles/friends.md")
+    assert not incremental.covers(inputs, "content/canonic/bibles/old/friends.md")  # * stops at a "/"
+    assert not incremental.covers(inputs, "content/canonic/method.md")
+    assert not incremental.covers(inputs, "data/canonic/../chronicle/cohort.json")
+    assert not incremental.covers(inputs, "data/canonical/x.json")
+
+
+def test_two_different_values_never_share_a_key():
+    def f():
+        return None
+
+    name = f"{f.__module__}.{f.__qualname__}"
+    values = [[1, 2], (1, 2), {"a": f}, {"a": name}, "Decimal:1", 1, 1.0, True, "1", None, "null", {"1": 1}, [[1, 2]],
+              {"d": [["a", 1]]}, {"a": 1}, b"x", "x", float("nan"), "NaN"]
+    keys = [incremental.key_of(v) for v in values]
+    assert len(set(keys)) == len(values)
+    assert incremental.key_of("a", "b") != incremental.key_of("a\0b") != incremental.key_of(["a", "b"])
+    assert incremental.key_of({"a": 1, "b": 2}) == incremental.key_of({"b": 2, "a": 1})
+    with pytest.raises(TypeError):
+        incremental.key_of({1: "a"})  # would share a key with {"1": "a"}
+
+
+def test_an_entry_holds_data_only_and_round_trips_exactly():
+    """An entry is JSON: it can name no class but sitegen's result classes, and no drawing
+    function outside a family package."""
+    from sitegen.families import Figure, Outputs, Page, Table
+
+    o = Outputs(pages=[Page("a/index.html", "t.html", "A", {})], tables=[Table("a/t", "T", ["x"], [(1, None, 2.5, "s", True)], {"f": "0"}, "c")],
+                figures=[Figure("a/f", [{"k": 1.0}], incremental.DrawRef("sitegen.families.canonic.figure", "draw_transfer"), "alt", {}, "c", "k")],
+                fragments={"s": ("t.html", {})}, summary={"t": (1, 2), "big": 2 ** 70, "inf": float("inf")}, files={"f.xml": b"\x00\xff"})
+    assert incremental.decode(incremental.encode(o)) == o
+    with pytest.raises(TypeError):
+        incremental.encode({"x": object()})
+    forged = incremental.encode(incremental.DrawRef("sitegen.families.canonic.figure", "draw_transfer")).replace(b"sitegen.families.canonic.figure", b"os")
+    with pytest.raises(ValueError):
+        incremental.decode(forged)
+    with pytest.raises(ValueError, match="not a function defined in"):
+        incremental.DrawRef("sitegen.families.canonic.figure", "annotations")([])  # imported there, not defined
 
 
 def test_the_retired_output_is_deleted_in_the_background(site, tmp_path):
@@ -294,38 +394,15 @@ def test_figures_are_drawn_after_a_single_one_was_drawn_in_process(tmp_path):
     assert done.stdout.strip() == "['a', 'b', 'c']"
 
 
-def test_a_file_read_outside_the_input_folders_is_checked_before_answering_up_to_date(site, tmp_path):
-    """The build key covers content/, data/, templates/, assets/, schemas/ and pyproject.toml;
-    a file a family read elsewhere is recorded with its hash and re-hashed by the no-op check."""
-    from sitegen.load import SourceFile
-
+def test_a_changed_template_renders_cached_families_from_a_fresh_computation(site, tmp_path, monkeypatch):
+    """Page contexts are not cached: a template edit loads and computes each cached family
+    again to render its pages, and the output is the cold build's."""
     out = tmp_path / "out"
-    shared = site / "shared" / "bible.md"
-    shared.parent.mkdir()
-    shared.write_text("v1", encoding="utf-8")
-    reads = incremental.outside_inputs([SourceFile("shared/bible.md", incremental.sha256_file(shared), 2),
-                                        SourceFile("data/canonic/sweep.json", "x", 1), SourceFile("pyproject.toml", "y", 1)])
-    assert reads == {"shared/bible.md": incremental.sha256_file(shared)}
-    records_path = site / incremental.CACHE_DIR / "builds.json"
-    records = json.loads(records_path.read_text(encoding="utf-8"))
-    records[str(out.resolve())]["reads"] = reads
-    records_path.write_text(json.dumps(records), encoding="utf-8")
-    assert build(load_config(site), out).up_to_date
-    shared.write_text("v2", encoding="utf-8")
-    assert not build(load_config(site), out).up_to_date
-
-
-def test_a_cached_family_whose_page_contexts_are_unreadable_is_computed_again(site, tmp_path, monkeypatch):
-    """A cached family's pages are rendered again from its cached contexts (a template
-    changed); when those cannot be read, the family is computed afresh, never published stale."""
-    out = tmp_path / "out"
-    for entry in (site / incremental.CACHE_DIR / "contexts").glob("*/*.pickle"):
-        entry.write_bytes(b"torn")
     base = site / "templates" / "base.html"
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Footer, again.</p></footer>", 1), encoding="utf-8")
     counting = Counting(monkeypatch)
     build(load_config(site), out)
-    assert sorted(counting.calls) == ["canonic", "chronicle", "nextchapter"]  # each read once, for its contexts
+    assert sorted(counting.calls) == ["canonic", "chronicle", "nextchapter"]  # each read once, for its pages
     monkeypatch.undo()
     assert_same_as_cold(site, out, tmp_path)
 
@@ -345,3 +422,117 @@ def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(site, tm
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert [m for m in loaded if m.startswith(("sitegen.families.canonic", "sitegen.families.nextchapter", "duckdb"))] == []
     assert "sitegen.families.chronicle" in loaded
+
+
+def test_no_cache_neither_reads_nor_writes_the_cache(site, tmp_path):
+    """`--no-cache` used to draw from .sitegen-cache/figures: a cached SVG with a swapped label
+    was published, inline in its page too. A forged entry (its checksum made to match) must
+    not be read, and nothing under .sitegen-cache may change."""
+    from conftest import run_cli
+
+    cache = site / incremental.CACHE_DIR
+    entry = max((cache / "figures").glob("*.entry"), key=lambda p: p.stat().st_size)
+    key = entry.name.removesuffix(incremental.ENTRY_SUFFIX)
+    svg, png, spec = incremental.read_entry(entry, "figures", key)
+    label = next(t for t in re.findall(rb">([A-Za-z][^<>]{3,})</text>", svg))
+    incremental.write_entry(entry, "figures", key, [svg.replace(label, b"FORGED LABEL"), png, spec])
+    before = {p.relative_to(cache).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns) for p in cache.rglob("*") if p.is_file()}
+    done = run_cli("build", "--root", str(site), "--out", str(tmp_path / "cold"), "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert not any(b"FORGED LABEL" in p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file())
+    assert tree(tmp_path / "cold") == tree(tmp_path / "out")
+    after = {p.relative_to(cache).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns) for p in cache.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_a_cache_path_that_is_a_file_is_built_without_and_said_so(site, tmp_path):
+    """A .sitegen-cache that is not a folder: --no-cache builds as usual, a cached build builds
+    without the cache and says so in one line on stderr; the file is left as it was."""
+    from conftest import run_cli
+
+    shutil.rmtree(site / incremental.CACHE_DIR)
+    (site / incremental.CACHE_DIR).write_text("not a folder\n", encoding="utf-8")
+    cold = run_cli("build", "--root", str(site), "--out", str(tmp_path / "cold"), "--no-cache")
+    assert cold.returncode == 0 and cold.stderr == "", cold.stderr
+    warm = run_cli("build", "--root", str(site), "--out", str(tmp_path / "warm"))
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stderr == "warning: the build cache .sitegen-cache/ is not a directory: built without it\n"
+    assert warm.stdout.startswith("built 412 pages")
+    assert tree(tmp_path / "warm") == tree(tmp_path / "cold") == tree(tmp_path / "out")
+    assert (site / incremental.CACHE_DIR).read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_cache_save_failure_after_the_swap_is_a_warning_not_a_failure(site, tmp_path):
+    """The swap has published the site: a cache that cannot be saved then must not make the
+    build say that nothing was published, nor exit 1."""
+    from conftest import run_cli
+
+    out = tmp_path / "out"
+    shutil.rmtree(site / incremental.CACHE_DIR / "families")
+    (site / incremental.CACHE_DIR / "families").write_text("in the way\n", encoding="utf-8")
+    append(site, AMENDMENT, " Published despite the cache.")
+    done = run_cli("build", "--root", str(site), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("warning: published; the build cache could not be saved: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "nothing was published" not in done.stderr
+    assert "Published despite the cache." in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_build_that_another_swapped_out_during_its_save_is_not_up_to_date(site, tmp_path, monkeypatch):
+    """A race: an older build commits its output while a newer one saves its cache. The record
+    used to hash whatever manifest was on disk (the older build's), so the next build said
+    `up to date` over an output that lacked the edit."""
+    out = tmp_path / "out"
+    older = tmp_path / "older"
+    shutil.copytree(out, older)  # the output of the inputs before the edit
+    append(site, AMENDMENT, " The newer build's edit.")
+    real_save = incremental.Cache.save
+
+    def save_while_another_build_commits(self):
+        shutil.rmtree(out)
+        shutil.copytree(older, out)
+        real_save(self)
+
+    monkeypatch.setattr(incremental.Cache, "save", save_while_another_build_commits)
+    build(load_config(site), out)
+    monkeypatch.undo()
+    assert "The newer build's edit." not in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    again = build(load_config(site), out)
+    assert not again.up_to_date
+    assert "The newer build's edit." in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+
+
+def test_an_output_whose_modes_were_changed_is_rebuilt(site, tmp_path):
+    """The no-op check compared bytes only: a `chmod 600` page stayed 600."""
+    out = tmp_path / "out"
+    before = tree(out)
+    (out / "index.html").chmod(0o600)
+    assert not build(load_config(site), out).up_to_date
+    assert tree(out) == before
+    (out / "canonic").chmod(0o700)
+    assert not build(load_config(site), out).up_to_date
+    assert stat.S_IMODE((out / "canonic").stat().st_mode) == 0o755 and tree(out) == before
+
+
+def test_saving_lists_each_cache_folder_once_whatever_the_number_of_entries(tmp_path, monkeypatch):
+    """Saving used to list and stat a folder once per entry it wrote (1,000 authored pages: 5 s,
+    3,000: 37 s). It lists each folder once, and keeps the newest entries."""
+    cache = incremental.Cache(tmp_path)
+    n = 1500
+    for i in range(n):
+        cache.put("pages/authored", f"{i:064x}", {f"p{i}/index.html": "<p>x</p>"}, keep=n)
+    listed = []
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: (listed.append(path), real(path))[1])
+    cache.save()
+    assert len(listed) == 1
+    folder = tmp_path / incremental.CACHE_DIR / "pages" / "authored"
+    assert len(list(folder.iterdir())) == n
+    monkeypatch.undo()
+    for entry in folder.iterdir():  # older than what comes next, whatever the clock's resolution
+        os.utime(entry, ns=(10**18, 10**18))
+    for i in range(3):
+        cache.put("pages/authored", f"new{i}", {"x": "y"}, keep=3)
+    cache.save()
+    assert sorted(p.name for p in folder.iterdir()) == [f"new{i}{incremental.ENTRY_SUFFIX}" for i in range(3)]

@@ -239,3 +239,12 @@ def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
     assert lines[0] == "26 problems in the inputs:"
     assert lines[1:21] == [f"data/a.jsonl:{i} $.x: expected a number; found a string" for i in range(1, 21)]
     assert lines[21:] == ["data/a.jsonl: 5 more problems not shown", "data/b.json $.y: expected a number; found null"]
+
+
+def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, cached_site_copy):
+    site, out = cached_site_copy, tmp_path / "out"
+    (site / "assets" / "latin-1.txt").write_bytes("café, naïve\n".encode("latin-1"))
+    assert run_cli("validate", "--root", str(site)).returncode == 0
+    r = build_cli(site, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (out / "assets" / "latin-1.txt").read_bytes() == "café, naïve\n".encode("latin-1")

@@ -28,7 +28,6 @@ from sitegen.errors import InputError
 from sitegen.families import Figure
 from sitegen.families.canonic.figure import draw_domain_panel, draw_transfer
 from sitegen.families.chronicle import compute as chronicle_compute
-from sitegen.families.chronicle import pages as chronicle_pages
 from sitegen.numbers import display
 from sitegen.verify import verify
 
@@ -96,13 +95,13 @@ def test_a_sentence_made_from_a_number_that_is_not_finite_fails_the_build_naming
 def test_verify_refuses_a_published_table_whose_numbers_are_not_finite(chron: Path, monkeypatch):
     """A site published without the check, its costs download saying inf: the recomputation
     agrees with it byte for byte, and still the site does not verify."""
-    monkeypatch.setattr(chronicle_pages, "round", lambda v, n: math.inf, raising=False)
+    monkeypatch.setattr(chronicle_compute, "dollars", lambda costs: math.inf)
     monkeypatch.setattr(numbers, "check_finite", lambda outputs: None)
     out = chron.parent / "out"
     build(load_config(chron), out, cache=False)
     assert "inf" in (out / "chronicle/costs.csv").read_text(encoding="utf-8")
     monkeypatch.undo()
-    monkeypatch.setattr(chronicle_pages, "round", lambda v, n: math.inf, raising=False)
+    monkeypatch.setattr(chronicle_compute, "dollars", lambda costs: math.inf)
     found = verify(out)
     assert any(line.startswith("recomputed numbers: ") and "found inf in table chronicle/costs, row 1, column cost_usd" in line
                for line in found), found
@@ -265,3 +264,19 @@ def test_the_nextchapter_standings_show_their_download_rounded_by_the_rule(built
     for r in headlines:
         wanted = {f"{shown(r['craft'])} ± {shown(r['craft_se'])}", f"{shown(r['compliance'])} ± {shown(r['compliance_se'])}"}
         assert wanted <= set(rows[r["name"]]), r
+
+
+def test_a_run_page_shows_its_cost_as_the_download_rounds_it(chron: Path):
+    """6.283548 + 5.739102 is 12.02265, which the float sum falls just short of."""
+    def two_calls(rec: dict) -> None:
+        first = rec["calls"][0]
+        rec["calls"] = [{**first, "seq": 1, "words_to": first["words_from"], "cost_usd": 6.283548},
+                        {**first, "seq": 2, "cost_usd": 5.739102}]
+
+    rec = edit_line(chron, RUNS_REL, 1, two_calls)
+    out = chron.parent / "out"
+    build(load_config(chron), out, cache=False)
+    (row,) = [r for r in read_csv(out / "chronicle/runs.csv") if r["run"] == rec["id"]]
+    assert row["cost_usd"] == "12.02265"
+    page = (out / f"chronicle/runs/{rec['id']}/index.html").read_text(encoding="utf-8")
+    assert "<dt>Cost</dt><dd>$12.0227 over 2 calls</dd>" in page

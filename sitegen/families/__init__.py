@@ -94,6 +94,10 @@ class Outputs:
 class Family(Protocol):
     id: str
     title: str
+    # Every file its load may read, as folders ("data/canonic/") and globs
+    # ("content/canonic/bibles/*.md") relative to the site root: what keys its cached result.
+    # A read outside them fails the build (a bug in the family, not in the input).
+    inputs: tuple[str, ...]
     # Markdown under this content/ folder is the family's own input (read and validated by its
     # load, rendered by its pages), not a plain page. None when it claims no content.
     content_dir: str | None
@@ -112,6 +116,7 @@ class PythonFamily:
 
     id: str
     title: str
+    inputs: tuple[str, ...]
     content_dir: str | None
     _load: Callable[..., Any]
     _compute: Callable[[Any], Any]
@@ -138,12 +143,13 @@ class PythonFamily:
 
 @dataclass(frozen=True)
 class Registered:
-    """A family known by its id and content folder before its package is imported. The
-    package (and what it imports: DuckDB, numpy, its models) loads on first use of anything
-    else, so a rebuild that takes a family's results from the cache does not pay for it.
-    tests/test_incremental.py checks that content_dir agrees with the package's own."""
+    """A family known by its id, declared inputs and content folder before its package is
+    imported. The package (and what it imports: DuckDB, numpy, its models) loads on first use
+    of anything else, so a rebuild that takes a family's results from the cache does not pay
+    for it. tests/test_incremental.py checks that these agree with the package's own."""
 
     id: str
+    inputs: tuple[str, ...]
     content_dir: str | None
     module: str
 
@@ -160,7 +166,7 @@ def _import(module: str) -> Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "canonic": Registered("canonic", None, "sitegen.families.canonic"),
-    "chronicle": Registered("chronicle", "chronicle", "sitegen.families.chronicle"),
-    "nextchapter": Registered("nextchapter", None, "sitegen.families.nextchapter"),
+    "canonic": Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md"), None, "sitegen.families.canonic"),
+    "chronicle": Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle"),
+    "nextchapter": Registered("nextchapter", ("data/nextchapter/",), None, "sitegen.families.nextchapter"),
 }

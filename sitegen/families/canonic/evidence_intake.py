@@ -23,7 +23,9 @@ from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import Problem, short_repr
+from sitegen.families import FAMILIES
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
+from sitegen.incremental import covers
 from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_bytes, read_json
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
@@ -99,6 +101,10 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
     for sh in sweep.shows:
         i, item = items.get(sh.id, (None, None))
         path = item.path if item is not None and item.path else f"content/canonic/bibles/{sh.id}.md"
+        if item is not None and item.path and not covers(FAMILIES["canonic"].inputs, path):  # else it would escape the cache's key
+            loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", "the path of a Show Bible under content/canonic/bibles/", short_repr(path)))
+            wanted.append(Wanted("show-bible", sh.id, path, None))
+            continue
         if not os.path.lexists(root / path):
             if item is not None and not item.path:  # an explicit path is reported above
                 loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", f"the path of the Show Bible of {sh.name} (there is none at {path})", "nothing"))
@@ -106,7 +112,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
             wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
         # Read as the page's own read reads it (a file over the size limit or one that is not
-        # an input gives the same problem), without counting it among the files read twice.
+        # an input gives the same problem), its problems kept apart so they are not reported twice.
         scratch = Loaded()
         doc, data = read_bytes(root, root / path, scratch, limits)
         loaded.problems.extend(scratch.problems)
@@ -114,6 +120,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
             wanted.append(Wanted("show-bible", sh.id, path, None))
             continue
         documents.append(doc)
+        loaded.files.append(doc)  # the family's reads are checked against its declared inputs
         wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data)))
     wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks)))
     return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)

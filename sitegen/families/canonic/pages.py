@@ -91,9 +91,13 @@ def outputs(res: CanonicResults) -> Outputs:
     }
     summary = {
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
-        "links": [("Boards", "canonic/"), ("Method", "canonic/method/"), ("Verification", "canonic/verification/"),
-                  ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")],
+        "nav": [("home", [("Canonic Stage 1", "canonic/")]), ("boards", [("Boards", "canonic/#domains")]),
+                ("method", [("Method", "canonic/method/")]),
+                ("evidence", [("Verification", "canonic/verification/"), ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")]),
+                ("data", [("Downloads", "downloads/#dl-canonic")])],
         "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
+        "result": {"dated": "sweep", "date": s.sweep.date, "boards": [
+            {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first]} for b in res.boards]},
     }
     raw = [SWEEP_FILE, CELLS_FILE, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
     raw += [f.rel for f in inp.freeze.documents]

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -29,6 +30,7 @@ from sitegen import stats
 from sitegen.families.chronicle.validate import ChronicleInput, book_score, window_composite
 
 V11 = "v1.1"
+COST_PLACES = 6  # dollars are recorded to the micro-dollar
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,13 @@ def _band(values: list[float]) -> Band:
     return Band(len(a), float(med), float(q1), float(q3))
 
 
+def dollars(costs) -> float:
+    """A sum of costs, rounded to the micro-dollar the calls are recorded in: the download
+    carries it and the pages round it, so both start from one number (the float sum of 6.283548
+    and 5.739102 lies just under 12.02265, which a page would round down to 12.0226)."""
+    return round(math.fsum(costs), COST_PLACES)
+
+
 def percentile_of(x: float, reference: np.ndarray) -> float:
     """The share of reference novels scoring below x, ties counted half, in percent."""
     below = float((reference < x).sum())
@@ -133,7 +142,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
     for r in inp.runs:
         wins = {w.window: window_composite(w, weights) for w in r.windows}
         runs.append(RunResult(r, book_score(r.windows, weights) if r.windows else None, lo <= r.words <= hi, wins,
-                              sum(call.cost_usd for call in r.calls)))
+                              dollars(call.cost_usd for call in r.calls)))
     refs = [(ref, book_score(ref.windows, weights)) for ref in inp.references]
     v11 = [(ref, s) for ref, s in refs if ref.corpus == V11]
     band_values = np.array([s for _, s in v11])
@@ -164,11 +173,11 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
             by_window[w.window].append(window_composite(w, weights))
     legacy = [s for ref, s in refs if ref.corpus != V11]
 
-    cost_entrant: dict[str, float] = defaultdict(float)
-    cost_cohort: dict[str, float] = defaultdict(float)
+    cost_entrant: dict[str, list[float]] = defaultdict(list)
+    cost_cohort: dict[str, list[float]] = defaultdict(list)
     for rr in runs:
-        cost_entrant[rr.run.entrant] += rr.cost
-        cost_cohort[rr.run.cohort] += rr.cost
+        cost_entrant[rr.run.entrant].append(rr.cost)
+        cost_cohort[rr.run.cohort].append(rr.cost)
 
     return ChronicleResults(
         input=inp, runs=runs, boards=boards, band=_band(list(band_values)),
@@ -177,7 +186,8 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
         legacy=_band(legacy) if legacy else Band(0, 0.0, 0.0, 0.0),
         recognition={k: _band(v) for k, v in sorted(recog.items())},
         exhibit=_exhibit(inp, runs, boards),
-        cost_by_entrant=dict(sorted(cost_entrant.items())), cost_by_cohort=dict(sorted(cost_cohort.items())),
+        cost_by_entrant={e: dollars(v) for e, v in sorted(cost_entrant.items())},
+        cost_by_cohort={k: dollars(v) for k, v in sorted(cost_cohort.items())},
         references=refs,
     )
 

@@ -80,13 +80,13 @@ def outputs(res: ChronicleResults) -> Outputs:
     table("runs", "Every run: eligibility, score, windows, cost and manuscript SHA-256",
           ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
-            *[rr.windows.get(w) for w in c.windows], round(rr.cost, 6), len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
+            *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
     table("reference", "Human reference corpus: every novel with its recomputed score",
           ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
           [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],
           "reference", src(COHORT_FILE, REFERENCE_FILE))
     table("costs", "Generation cost per entrant, from the per-call records",
-          ["entrant", "name", "cost_usd"], [(e, names[e], round(v, 6)) for e, v in res.cost_by_entrant.items()], "costs")
+          ["entrant", "name", "cost_usd"], [(e, names[e], v) for e, v in res.cost_by_entrant.items()], "costs")
     # Every table a page shows has its download beside it: the overview of the boards (each
     # board's own rows that may rank first, never a ranking across boards), the band's breakdowns, the exhibit,
     # the archived board and each run's calls.
@@ -116,8 +116,9 @@ def outputs(res: ChronicleResults) -> Outputs:
               [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
                 k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
 
-    common = {"verify_page": "manifest.json", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
-              "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables}}
+    common = {"verify_page": "downloads/#checking", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+              "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
+              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", f"{ident.name} {c.benchmark.version}: protocol and amendment log",
@@ -129,7 +130,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     ]
     for b in res.boards:
         pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}",
-                          {**common, "board": b, **_rank_example(b)}))
+                          {**common, "board": b, "first_run": _first_runs(res, b), **_rank_example(b)}))
     if res.exhibit is not None:
         pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", f"The controlled exhibit: {ident.name}", common))
     for rr in res.runs:
@@ -139,8 +140,16 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
     out.summary = {
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
-        "links": [(ident.name, "chronicle/"), ("Protocol", "chronicle/protocol/")],
+        "nav": [("home", [(ident.name, "chronicle/")]),
+                ("boards", [*((f"Board {b.number}", f"chronicle/boards/{b.id}/") for b in res.boards),
+                            *([("Exhibit", "chronicle/exhibit/")] if res.exhibit else [])]),
+                ("method", [("Protocol", "chronicle/protocol/")]),
+                ("evidence", [("Human band", "chronicle/reference/"), ("DNF & withdrawn", "chronicle/diagnostics/"),
+                              ("Cohorts and runs", "chronicle/cohorts/"), ("v1.0 archive", "chronicle/archive/v1.0/")]),
+                ("data", [("Downloads", "downloads/#dl-chronicle"), ("Feed", FEED_PATH)])],
         "line": f"Long novels on three boards that are never blended, against a human reference band of {res.band.n} public-domain novels.",
+        "result": {"dated": "latest cohort", "date": max(k.date for k in c.cohorts), "boards": [
+            {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first]} for b in res.boards]},
     }
     out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])
@@ -148,6 +157,15 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.texts["chronicle.human-band"] = (f"The v1.1 human band over {band.n} newly selected public-domain novels has median "
                                          f"{display(band.median, 1)} and interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}.")
     return out
+
+
+def _first_runs(res: ChronicleResults, board) -> dict[str, str]:
+    """Each entrant's first run on a board's arm, in the runs table's order: where its runs start."""
+    first: dict[str, str] = {}
+    for rr in res.runs:
+        if rr.run.arm == board.arm:
+            first.setdefault(rr.run.entrant, rr.run.id)
+    return first
 
 
 def _rank_example(board) -> dict:

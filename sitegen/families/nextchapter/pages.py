@@ -103,7 +103,7 @@ def outputs(res: NextChapterResults) -> Outputs:
         draw_generation_noise, _generation_alt(res, novel, names.get(run.reference.model, run.reference.model)), sources, "nextchapter.noise")
     if res.generation_noise:
         out.figures.append(fig)
-    common = {"verify_page": "manifest.json", "res": res, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
+    common = {"verify_page": "downloads/#checking", "res": res, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
               "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
               "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}, "chapter_ids": chapter_ids, "chapter_key": chapter_key,
               "item_scores_stem": item_scores_stem, "model_chapters_stem": model_chapters_stem}
@@ -124,8 +124,14 @@ def outputs(res: NextChapterResults) -> Outputs:
     })
     out.summary = {
         "id": "nextchapter", "title": "NextChapterBench", "href": "nextchapter/", "synthetic": run.synthetic,
-        "links": [("NextChapterBench", "nextchapter/"), ("Method", "nextchapter/method/")],
+        "nav": [("home", [("NextChapterBench", "nextchapter/")]), ("boards", [("Standings", "nextchapter/#standings")]),
+                ("method", [("Method", "nextchapter/method/")]),
+                ("evidence", [("Items", "nextchapter/#items"), ("Noise gauge", "nextchapter/method/#the-noise-gauge"),
+                              ("Judge audition", "nextchapter/method/#the-judge-audition")]),
+                ("data", [("Downloads", "downloads/#dl-nextchapter")])],
         "line": f"Chapter continuations of {len(inp.items)} public-domain novels, one judge, a frozen reference chapter as the noise gauge.",
+        "result": {"dated": "run", "date": run.date, "boards": [
+            {"number": None, "name": "Standings by craft", "href": "nextchapter/", "first": [s.name for s in res.first]}]},
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)
