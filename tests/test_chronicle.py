@@ -776,7 +776,7 @@ def test_the_human_band_is_the_36_v1_1_novels(built_site):
     for stratum in ("plot-forward", "character-forward", "broader-controls"):
         s = np.array([ref_score(r, weights) for r in v11 if r["stratum"] == stratum])
         a, m, b = np.percentile(s, [25, 50, 75])
-        row = f'<tr><th scope="row">{stratum}</th><td>{len(s)}</td><td>{m:.1f}</td><td>{a:.1f} – {b:.1f}</td></tr>'
+        row = f'<tr><th scope="row">{stratum}</th><td class="n">{len(s)}</td><td class="n">{m:.1f}</td><td class="ci">{a:.1f} – {b:.1f}</td></tr>'
         assert row in page, stratum
 
 

@@ -139,3 +139,31 @@ def test_an_edited_reference_chapter_no_longer_matches_its_frozen_hash(site_copy
     with pytest.raises(InputError) as ei:
         build(load_config(site_copy), site_copy / "out")
     assert any(p.file == "data/nextchapter/items.jsonl" and p.line == 3 and p.path == "$.reference_sha256" for p in ei.value.problems)
+
+
+EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "default"]  # least to most, then a model's own
+
+
+def in_effort_order(efforts: list[str]) -> bool:
+    return efforts == sorted(efforts, key=EFFORTS.index)
+
+
+def test_effort_settings_are_listed_from_least_to_most_effort_everywhere(built_site, raw):
+    out = built_site.out
+    declared = {m["id"]: [v["effort"] for v in m["variants"]] for m in raw["run"]["models"]}
+    # the demo has models whose settings read differently alphabetically, so the order shows
+    assert any(sorted(e) != sorted(e, key=EFFORTS.index) for e in declared.values())
+    standings = list(csv.DictReader((out / "nextchapter/standings.csv").open(encoding="utf-8")))
+    chapters = list(csv.DictReader((out / "nextchapter/chapters.csv").open(encoding="utf-8")))
+    html = (out / "nextchapter/index.html").read_text(encoding="utf-8")
+    unordered = [f"standings page: {efforts}" for ul in re.findall(r'<ul class="variants">(.*?)</ul>', html, re.S)
+                 if not in_effort_order(efforts := re.findall(r"<li>(\w+)", ul))]
+    for model in declared:
+        beneath = [r["effort"] for r in standings if r["model"] == model and r["shown_as"] == "beneath"]
+        written = list(dict.fromkeys(r["effort"] for r in chapters if r["model"] == model))
+        page = (out / f"nextchapter/models/{model}/index.html").read_text(encoding="utf-8")
+        listed = re.findall(r"<li>(\w+): ", page.split("</h1>", 1)[1].split("</ul>", 1)[0])
+        assert sorted(listed) == sorted(declared[model])
+        unordered += [f"{where} of {model}: {efforts}" for where, efforts in
+                      (("standings.csv", beneath), ("chapters.csv", written), ("model page", listed)) if not in_effort_order(efforts)]
+    assert unordered == []

@@ -171,6 +171,18 @@ def test_ids_on_every_page_are_unique(built_site):
         assert len(ids) == len(set(ids)), (p, [i for i in ids if ids.count(i) > 1])
 
 
+def test_no_table_heads_two_columns_alike(built_site):
+    """A reader tells columns apart by their headings, so a header row never repeats one."""
+    repeated = []
+    for p in sorted(built_site.out.rglob("*.html")):
+        text = p.read_text(encoding="utf-8")
+        for head in re.findall(r"<thead>(.*?)</thead>", text, re.S):
+            for row in re.findall(r"<tr>(.*?)</tr>", head, re.S):
+                names = [" ".join(re.sub(r"<[^>]+>", "", th).split()) for th in re.findall(r"<th\b[^>]*>(.*?)</th>", row, re.S)]
+                repeated += [(p.relative_to(built_site.out).as_posix(), n) for n, k in Counter(names).items() if k > 1]
+    assert repeated == []
+
+
 def test_row_anchors_stay_unique_for_similar_model_ids(cached_site_copy, tmp_path):
     """Two model ids that differ only in punctuation ('openai/gpt-5.5' and 'openai-gpt-5-5')
     share a slug; each board row keeps an anchor of its own (the documented row_ids rule), and
@@ -358,6 +370,27 @@ def test_figures_2_and_3_are_inline_svg_with_their_files(built_site, ref):
         assert sh["name"] in diag["figure-3"]["alt"] and sh["name"] in svg_texts(diag["figure-3"]["svg"])
 
 
+def row_labels(svg: str) -> list[str]:
+    """A figure's row labels (its y axis: labels ending left of the plot), from top to bottom."""
+    labels = re.findall(r'<text text-anchor="end" transform="translate\(-[\d.]+,([-\d.]+)\)"[^>]*>([^<]*)</text>', svg)
+    return [html.unescape(t) for _y, t in sorted(labels, key=lambda yt: float(yt[0]))]
+
+
+def test_figure_3_rows_follow_the_sitcom_board_and_figure_2b_runs_from_most_excluded(built_site):
+    out = built_site.out
+    diag = inline_figures(page(out, "canonic/diagnostics/index.html")[0])
+    ver = inline_figures(page(out, "canonic/verification/index.html")[0])
+    _, board = read_csv(out / "canonic/sitcom-scene/board.csv")
+    drawn = row_labels(diag["figure-3"]["svg"])
+    assert drawn == [r["model_name"] for r in board if r["model_name"] in drawn] and len(drawn) >= 10
+    _, cells = read_csv(out / "canonic/exclusions-by-model.csv")
+    excluded = {r["model_name"]: sum(int(v) for k, v in r.items() if k not in ("model", "model_name", "counted")) for r in cells}
+    bars = [label.rsplit(" (", 1)[0] for label in row_labels(ver["figure-2-models"]["svg"])]
+    assert sorted(bars) == sorted(excluded)
+    totals = [excluded[b] for b in bars]
+    assert totals == sorted(totals, reverse=True) and totals[0] > totals[-1]
+
+
 # --------------------------------------------------------------------------- the boards
 
 
@@ -441,6 +474,43 @@ def test_self_family_flag_shown_for_models_sharing_a_judge_family(built_site, re
         for row in rows:
             model = next(m for m in ref.sweep["models"] if m["id"] == row["model"])
             assert row["self_family"] == str(model["family"] in judge_families)
+
+
+def test_every_board_of_every_family_flags_the_judges_house_alike(built_site, ref):
+    """A row whose model comes from a judge's house is flagged self-family on every board, in
+    the page (the same flag and legend everywhere) and in its CSV and JSON downloads. Houses as
+    the data records them: Canonic's and NextChapterBench's contracts name them; ChronicleBench
+    pins models by vendor/model slugs, whose vendor is the house."""
+    out = built_site.out
+    cohort = json.loads((built_site.root / "data/chronicle/cohort.json").read_text(encoding="utf-8"))
+    run = json.loads((built_site.root / "data/nextchapter/run.json").read_text(encoding="utf-8"))
+    judge_families = {j["family"] for j in ref.sweep["judges"]}
+    vendor = cohort["instrument"]["judge_slug"].split("/")[0]
+    boards = [(f"canonic/{d}/index.html", f"canonic/{d}/board", "model", "model_name",
+               {m["id"] for m in ref.sweep["models"] if m["family"] in judge_families}) for d in domains(ref)]
+    boards += [(f"chronicle/boards/{b['id']}/index.html", f"chronicle/boards/{b['id']}", "entrant", "name",
+                {e["id"] for e in cohort["entrants"] if e["id"].split("/")[0] == vendor}) for b in cohort["boards"]]
+    boards += [("nextchapter/index.html", "nextchapter/standings", "model", "name",
+                {m["id"] for m in run["models"] if m["house"] == run["judge"]["house"]})]
+    legend = re.compile(r'<span class="flag">self-family</span>: the model comes from the same house as [^<]+, '
+                        r"who may favour its own house's writing; the risk is disclosed, not corrected\.")
+    flagged_boards = 0
+    for rel, stem, key, name, flagged in boards:
+        _, rows = read_csv(out / f"{stem}.csv")
+        doc = json.loads((out / f"{stem}.json").read_text(encoding="utf-8"))
+        flagged &= {r[key] for r in rows}  # the house's entrants that are on this board
+        assert {r[key] for r in rows if r["self_family"] == "True"} == flagged, stem
+        assert {r[key] for r in doc["rows"] if r["self_family"]} == flagged, stem
+        names = {r[name] for r in rows if r[key] in flagged}
+        text, board = page(out, rel)
+        for row in board.board_rows:
+            shown = "self-family" in row["cells"][-1]
+            assert shown == any(row["cells"][1].startswith(n) for n in names), (rel, row["cells"][1])
+        assert text.count('title="This model comes from the same house as a judge">self-family</span>') == \
+            sum(r[key] in flagged for r in doc["rows"] if r.get("shown_as", "headline") == "headline"), rel
+        assert bool(legend.search(text)) == bool(flagged), rel
+        flagged_boards += bool(flagged)
+    assert flagged_boards >= 3 + 2 + 1  # Canonic's boards, two ChronicleBench boards, the standings
 
 
 def test_withheld_row_is_rendered_excluded_with_reason_and_no_score(built_site, ref):

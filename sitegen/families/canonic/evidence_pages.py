@@ -81,10 +81,13 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k, "group_id": d}
         for d in domain_name for k, r in enumerate(REASONS)], draw_exclusions,
         _exclusions_alt("domain", [(domain_name[d], by_domain[d][2], by_domain[d][3:]) for d in domain_name]), sources, "canonic.exclusions")
+    # Figure 2b is read for the models that lost the most cells, so its bars run from most
+    # excluded to least; no score orders them, since no score spans every domain.
+    most_excluded = sorted(model_rows, key=lambda row: (-sum(row[3:]), row[1].casefold(), row[0]))
     fig2_models = Figure("canonic/figure-2-models", [
         {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k, "group_id": row[0]}
-        for row in model_rows for k, r in enumerate(REASONS)], draw_exclusions,
-        _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in model_rows]), sources, "canonic.exclusions")
+        for row in most_excluded for k, r in enumerate(REASONS)], draw_exclusions,
+        _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in most_excluded]), sources, "canonic.exclusions")
 
     # Contamination split, calibration, reframes ----------------------------------------------
     table("contamination", "Novel minus canonical-anchored premise scores, per published row",
@@ -111,7 +114,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
     fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
-                                       for m, sh, _n, sc in ev.by_show],
+                                       for m, sh, _n, sc in _in_board_order(ev.by_show, res.boards, s.tasks)],
                   draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
     table("external-comparison", "Rank comparison with the external leaderboard (exact model-identity matches)",
           ["domain", "predeclared", "shared_models", "spearman_rho"],
@@ -155,6 +158,17 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         if c.predeclared and c.rho is not None:
             out.texts[f"canonic.external.{c.domain}"] = (
                 f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {display(c.rho, 3)} over {len(c.pairs)} shared models.")
+
+
+def _in_board_order(by_show: list[tuple], boards, tasks) -> list[tuple]:
+    """The per-show scores with their models in the order of the board of the shows' domain
+    (published rows by score, then withheld ones), as the figure illustrates that board; a model
+    missing from it comes last."""
+    show_domains = {t.domain for t in tasks if t.show}
+    place: dict[str, int] = {}
+    for r in (r for b in boards if b.domain in show_domains for r in b.rows):
+        place.setdefault(r.model, len(place))
+    return sorted(by_show, key=lambda row: place.get(row[0], len(place)))
 
 
 def _exclusions_alt(kind: str, rows) -> str:

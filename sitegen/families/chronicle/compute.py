@@ -10,6 +10,9 @@
   its own, over all its free runs, with a 95% percentile bootstrap interval of that median drawn
   the same way. Every board gives each ranked row the rank range of stats.rank_ranges and
   lists ranked rows by their measure, then entrant id.
+- A row is self-family when its entrant comes from the judge's house. The contract names the
+  house of neither: both are pinned by their slugs, vendor/model, and the vendor is the house
+  (an entrant's `provider` is where it is served from, not who made it).
 - The human band is the median and interquartile range of the 36 v1.1 reference novels; each
   ranked entrant is placed as a percentile of it, with the percentiles of its interval's ends.
 """
@@ -58,6 +61,7 @@ class Row:
     max_words: int | None = None
     seed: int | None = None
     reason: str | None = None  # why the row has no rank
+    self_family: bool = False  # the entrant comes from the judge's house
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
     v11 = [(ref, s) for ref, s in refs if ref.corpus == V11]
     band_values = np.array([s for _, s in v11])
     entrants = {e.id: e for e in c.entrants}
+    judge_house = house(c.instrument.judge_slug)
 
     boards = []
     for b in sorted(c.boards, key=lambda b: b.number):
@@ -152,10 +157,11 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
             if rr.run.arm == b.arm and e.status == "active":  # withdrawn models: diagnostics only
                 board_runs[e.id].append(rr)
         if b.arm == "free-run":
-            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "voluntary-length", _length_rows(b.id, board_runs, entrants)))
+            metric, rows = "voluntary-length", _length_rows(b.id, board_runs, entrants)
         else:
-            boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, "score",
-                                      _score_rows(b.id, board_runs, entrants, band_values)))
+            metric, rows = "score", _score_rows(b.id, board_runs, entrants, band_values)
+        rows = [replace(r, self_family=house(r.entrant) == judge_house) for r in rows]
+        boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, metric, rows))
 
     by_stratum: dict[str, list[float]] = defaultdict(list)
     by_window: dict[str, list[float]] = defaultdict(list)
@@ -184,6 +190,11 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
         cost_by_cohort={k: dollars(v) for k, v in sorted(cost_cohort.items())},
         references=refs,
     )
+
+
+def house(slug: str) -> str:
+    """The house that made a pinned model: the vendor part of its slug (anthropic/claude-opus-5)."""
+    return slug.split("/", 1)[0]
 
 
 def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) -> list[Row]:

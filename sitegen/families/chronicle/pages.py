@@ -62,14 +62,16 @@ def outputs(res: ChronicleResults) -> Outputs:
         if b.metric == "score":
             table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
                   ["board", "rank_best", "rank_worst", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
-                   "human_percentile", "percentile_low", "percentile_high", "bootstrap_seed", "unranked_reason"],
-                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high, r.seed, r.reason)
+                   "human_percentile", "percentile_low", "percentile_high", "self_family", "bootstrap_seed", "unranked_reason"],
+                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high,
+                    r.self_family, r.seed, r.reason)
                    for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
         else:
             table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
                   ["board", "rank_best", "rank_worst", "entrant", "name", "runs", "median_words", "median_low", "median_high",
-                   "min_words", "max_words", "bootstrap_seed"],
-                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.runs, r.median_words, r.low, r.high, r.min_words, r.max_words, r.seed)
+                   "min_words", "max_words", "self_family", "bootstrap_seed"],
+                  [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.runs, r.median_words, r.low, r.high, r.min_words, r.max_words,
+                    r.self_family, r.seed)
                    for r in b.rows], "board")
     dnf = [rr for rr in res.runs if not rr.eligible]
     table("dnf", "Runs outside the eligibility band: scored, published, never ranked",

@@ -4,6 +4,7 @@
   share of checks passed, a pass counting only with a verbatim quotation, a trap weighing 2.
 - Per effort setting: the mean over its items with the standard error of those items; per
   model, the best setting that completed every item stands for it (scoring.collapse).
+- A model is self-family when its house is the judge's.
 - Standings by craft, then model id; each ranked row's rank range (stats.rank_ranges) is read
   from the craft bands (mean -/+ SE) pair by pair: rows whose bands overlap are tied.
 - The noise gauge: the frozen reference chapter is read in every call, so each item's readings
@@ -21,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from sitegen import stats
-from sitegen.families.nextchapter.scoring import Headline, VariantResult, collapse, compliance, craft, headline
+from sitegen.families.nextchapter.scoring import Headline, VariantResult, by_effort, collapse, compliance, craft, headline
 from sitegen.families.nextchapter.screen import Flags, screen
 from sitegen.families.nextchapter.validate import NextChapterInput
 
@@ -48,6 +49,7 @@ class Standing:
     others: list[VariantResult]
     rank_best: int | None = None
     rank_worst: int | None = None
+    self_family: bool = False  # the model comes from the judge's house, as run.json records both
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
         # A refusal returned as text is judged like any chapter, and scores zero on compliance.
         score = 0.0 if flags.refusal else compliance(call.candidate_checks, text)
         results.append(ItemResult(call.model, call.effort, call.item, call.draft, craft(call.candidate.craft), score, flags, call, text))
-    results.sort(key=lambda r: (r.model, r.effort, r.item, r.draft))
+    results.sort(key=lambda r: (r.model, by_effort(r.effort), r.item, r.draft))
 
     per_variant: dict[tuple[str, str], list[ItemResult]] = defaultdict(list)
     for r in results:
@@ -102,7 +104,7 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
                                           headline([r.craft for r in rs]) if rs else None,
                                           headline([r.compliance for r in rs]) if rs else None))
         best, others = collapse(variants, len(items))
-        standings.append(Standing(m.id, m.name, m.house, best, others))
+        standings.append(Standing(m.id, m.name, m.house, best, others, self_family=m.house == run.judge.house))
     ranks = stats.rank_ranges([stats.Interval(s.model, s.best.craft.low, s.best.craft.high) for s in standings if s.best])
     ranked = sorted((replace(s, rank_best=ranks[s.model][0], rank_worst=ranks[s.model][1]) for s in standings if s.best),
                     key=lambda s: (-s.best.craft.mean, s.model))

@@ -35,6 +35,7 @@ class Strict(BaseModel):
 
 
 Score = Annotated[float, Field(ge=0, le=100)]
+# In order of effort, the order every listing of settings follows (scoring.by_effort).
 Effort = Literal["minimal", "low", "medium", "high", "xhigh", "default"]
 
 

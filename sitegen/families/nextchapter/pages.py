@@ -9,7 +9,7 @@ from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.nextchapter.figure import draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
-from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, check_passes
+from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, by_effort, check_passes
 from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
 from sitegen.numbers import display
 
@@ -57,10 +57,10 @@ def outputs(res: NextChapterResults) -> Outputs:
                                   v.craft.mean if v.craft else None, v.craft.se if v.craft else None,
                                   v.craft.low if v.craft else None, v.craft.high if v.craft else None,
                                   v.compliance.mean if v.compliance else None, v.compliance.se if v.compliance else None,
-                                  *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None))))
+                                  *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None)), s.self_family))
     table("standings", "NextChapterBench standings: every effort setting, the best one per model as its headline",
           ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "craft_low", "craft_high",
-           "compliance", "compliance_se", "rank_best", "rank_worst"],
+           "compliance", "compliance_se", "rank_best", "rank_worst", "self_family"],
           standing_rows, "standings")
     table("chapters", "Every judged chapter: craft, compliance and the memorisation screen",
           ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES],
@@ -114,6 +114,7 @@ def outputs(res: NextChapterResults) -> Outputs:
     for m in run.models:
         rs = [r for r in res.results if r.model == m.id]
         out.pages.append(Page(model_path(m.id), "nextchapter/model.html", f"{m.name}: NextChapterBench", {**common, "model": m, "rows": rs,
+                                                                                                            "variants": sorted(m.variants, key=lambda v: by_effort(v.effort)),
                                                                                                             "standing": next(s for s in res.standings if s.model == m.id)}))
     out.fragments.update({
         "nextchapter.worked-example": ("nextchapter/_worked_example.html", {**common, "ex": example}),

@@ -16,11 +16,20 @@ import math
 import re
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, get_args
 
-from sitegen.families.nextchapter.models import CRAFT
+from sitegen.families.nextchapter.models import CRAFT, Effort
 
 TRAP_WEIGHT = 2  # a contradicted continuity trap costs twice what any other failed check costs
+
+# Settings are listed from least to most effort, never alphabetically (high before low); "default",
+# the effort a model's name fixes, is no level of its own and comes after every named one.
+EFFORT_ORDER = get_args(Effort)
+
+
+def by_effort(effort: str) -> int:
+    """A sort key that lists effort settings from minimal to xhigh, then default."""
+    return EFFORT_ORDER.index(effort)
 
 _SPACE = re.compile(r"\s+")
 
@@ -104,9 +113,10 @@ class VariantResult:
 
 def collapse(variants: Sequence[VariantResult], n_items: int) -> tuple[VariantResult | None, list[VariantResult]]:
     """The row a model stands on: its best-scoring effort setting among those that completed
-    every item; the other settings are listed beneath it (reference only when incomplete)."""
+    every item; the other settings are listed beneath it in order of effort (reference only when
+    incomplete)."""
     complete = [v for v in variants if v.status == "judged" and v.items == n_items and v.craft is not None]
     if not complete:
-        return None, sorted(variants, key=lambda v: v.effort)
+        return None, sorted(variants, key=lambda v: by_effort(v.effort))
     best = max(complete, key=lambda v: (v.craft.mean, v.effort))
-    return best, sorted((v for v in variants if v is not best), key=lambda v: (-(v.craft.mean if v.craft else -1.0), v.effort))
+    return best, sorted((v for v in variants if v is not best), key=lambda v: by_effort(v.effort))
