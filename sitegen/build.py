@@ -27,8 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import incremental, numbers, publish, render, site_index
-from sitegen import verify as verify_mod
+from sitegen import incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
@@ -510,7 +509,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         # Every input has been read by now: hash them again meanwhile, to check none changed.
         if store_ is not None:
             inputs_after = incremental.digest_inputs_later(root)
-        verify_mod.check_staged(writer.staging, manifest)
+        site_files.check_staged(writer.staging, manifest)
         stage("swap")
         writer.commit()
     except BaseException:

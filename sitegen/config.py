@@ -21,24 +21,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sitegen.contract import duplicates, problems_from
+from sitegen.limits import Limits
 from sitegen.errors import InputError, Problem, short_repr
 
 CONFIG_FILE = "pyproject.toml"
-
-
-class Limits(BaseModel):
-    """Inputs beyond these sizes are refused with a clear error instead of exhausting memory or
-    time ([tool.sitegen.limits]). The defaults leave ample room for the 100x benchmark data
-    (247,000 cells lines, files of several hundred MB) and for whole novels as model outputs."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    # any input file: JSON, JSONL or markdown
-    max_file_bytes: int = Field(default=2_000_000_000, gt=0)
-    # any JSON string or key: a 95,000-word novel is about 550,000 characters, the demo's
-    # longest string (a NextChapterBench chapter) about 16,000
-    max_string_chars: int = Field(default=5_000_000, gt=0)
-    # lines of one JSONL file: the 100x benchmark's cells.jsonl has 247,000
-    max_records: int = Field(default=10_000_000, gt=0)
 
 
 class PaperConfig(BaseModel):

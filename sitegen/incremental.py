@@ -67,13 +67,9 @@ from typing import Any, Iterable
 import orjson
 
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
-from sitegen.load import SourceFile, sha256_bytes, sha256_file, walk_inputs
+from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
 
 CACHE_DIR = ".sitegen-cache"
-# Everything a build reads from the site repository (build.py, the families' load, templates,
-# assets): its folders, which no output may be put inside, and its configuration.
-INPUT_FOLDERS = ("content", "data", "templates", "assets", "schemas")
-INPUT_PARTS = INPUT_FOLDERS + ("pyproject.toml",)
 KEY_STEP, SAVE_STEP = "inputs key", "cache save"  # their names in a build's timings
 KEEP_PER_KIND = 6  # entries kept per family (and for pages), newest first: a few branches' worth
 
@@ -447,7 +443,7 @@ def output_intact(out_dir: Path, manifest_sha: str) -> bool:
     """out_dir's manifest.json is the recorded one, its files are as it lists, no more and no
     fewer (the check the build's verify stage makes on the staged output), and every file and
     folder has the mode a build gives it."""
-    from sitegen.verify import file_checks
+    from sitegen.site_files import file_checks
 
     manifest_path = out_dir / "manifest.json"
     try:

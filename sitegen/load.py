@@ -28,8 +28,14 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
 from sitegen.errors import InputError, Problem, capped, short_repr
 
-if TYPE_CHECKING:  # only for annotations: sitegen.config imports this module (through contract)
-    from sitegen.config import Limits
+if TYPE_CHECKING:  # only for annotations: pydantic is imported only when a bare int is given
+    from sitegen.limits import Limits
+
+
+# Everything a build reads from the site repository (build.py, the families' load, templates,
+# assets): its folders, which no output may be put inside, and its configuration.
+INPUT_FOLDERS = ("content", "data", "templates", "assets", "schemas")
+INPUT_PARTS = INPUT_FOLDERS + ("pyproject.toml",)
 
 
 @dataclass(frozen=True)
@@ -386,7 +392,7 @@ def parse_json_text(text: str, rel: str, line: int | None, decoder: _Decoder | N
 def as_limits(limits: "Limits | int") -> "Limits":
     """The readers' limits. A bare int is a byte limit alone, the other limits at their defaults."""
     if isinstance(limits, int):
-        from sitegen.config import Limits  # late: sitegen.config imports this module
+        from sitegen.limits import Limits  # late: pydantic, only when needed
         return Limits(max_file_bytes=limits)
     return limits
 

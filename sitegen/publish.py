@@ -41,8 +41,7 @@ import orjson
 from sitegen import __version__
 from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
 from sitegen.errors import BuildError, Problem
-from sitegen.incremental import INPUT_FOLDERS
-from sitegen.load import sha256_bytes
+from sitegen.load import INPUT_FOLDERS, sha256_bytes
 
 STAGING_PREFIX = ".sitegen-staging-"
 RETIRED_PREFIX = ".sitegen-retired-"

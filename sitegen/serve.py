@@ -45,7 +45,7 @@ from sitegen import progress, publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import SitegenError
-from sitegen.incremental import INPUT_PARTS
+from sitegen.load import INPUT_PARTS
 from sitegen.load import is_editor_dropping
 from sitegen.netlify import HeaderRule, headers_for, load_header_rules
 

@@ -24,70 +24,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
 
 from sitegen import numbers, publish
-from sitegen.errors import BuildError, InputError, Problem, short_repr
+from sitegen.site_files import MANIFEST, listed_checks, tree
+from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import FAMILIES
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
 
 
-MANIFEST = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 PLAIN_PATH = "a plain relative path (no leading /, no empty, . or .. part, no backslash, no control character)"
-
-
-def _tree(site: Path) -> tuple[dict[str, Path], list[str]]:
-    """The regular files under `site` by relative path, found without following a symbolic
-    link; and one line for each entry that is not a regular file or a directory."""
-    files: dict[str, Path] = {}
-    odd: list[str] = []
-
-    def walk(d: Path, prefix: str) -> None:
-        with os.scandir(d) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        for e in entries:
-            rel = prefix + e.name
-            if e.is_symlink():
-                odd.append(f"{rel}: a symbolic link inside the site; not followed")
-            elif e.is_dir(follow_symlinks=False):
-                walk(Path(e.path), rel + "/")
-            elif e.is_file(follow_symlinks=False):
-                files[rel] = Path(e.path)
-            else:
-                odd.append(f"{rel}: not a regular file; not read")
-
-    walk(site, "")
-    return files, odd
-
-
-def _listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
-    out = []
-    for rel, sha in sorted(listed.items()):
-        p = files.get(rel)
-        if p is None:
-            out.append(f"{rel}: listed in manifest.json but missing")
-            continue
-        found = sha256_bytes(p.read_bytes())
-        if found != sha:
-            out.append(f"{rel}: SHA-256 {found} differs from the manifest's {sha}")
-    for rel in sorted(set(files) - set(listed) - {MANIFEST}):
-        out.append(f"{rel}: present but not listed in manifest.json")
-    return out
-
-
-def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
-    """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
-    "files"): a listed file missing or with other bytes, a file present but not listed
-    (manifest.json itself excepted), or an entry that is not a regular file. One line each,
-    naming the file. Only the regular files found under `site` are read, whatever `listed` says."""
-    files, odd = _tree(site)
-    return odd + _listed_checks(files, listed)
 
 
 def _plain_relative(rel: object) -> bool:
@@ -129,21 +80,8 @@ def read_manifest(data: bytes) -> tuple[dict, list[str]]:
     return (manifest if not out else {}), out
 
 
-def check_staged(staging: Path, manifest: dict) -> None:
-    """The build's verify stage, run on the staging directory just before it is swapped in:
-    the bytes on disk are re-read and re-hashed against the manifest about to be published,
-    and manifest.json on disk must be that manifest. A torn or corrupted write, or a file
-    the manifest does not list, fails the build instead of being published."""
-    problems = file_checks(staging, manifest.get("files", {}))
-    mf = staging / "manifest.json"
-    if not mf.is_file() or mf.read_bytes() != publish.json_bytes(manifest):
-        problems.append("manifest.json: the staged copy differs from the manifest being published")
-    if problems:
-        raise BuildError("the staged output does not match its manifest; nothing was published:\n" + "\n".join(problems))
-
-
 def _hash_checks(files: dict[str, Path], manifest: dict) -> list[str]:
-    out = _listed_checks(files, manifest["files"])
+    out = listed_checks(files, manifest["files"])
     for rel, sha in sorted(manifest.get("sources", {}).items()):
         raw = files.get(f"{RAW_DIR}/{rel}")
         if raw is not None and sha256_bytes(raw.read_bytes()) != sha:
@@ -184,7 +122,7 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
         out.append(f"manifest.json: families {claimed} differ from those whose raw records are published {families}")
     if not families:
         return out + [f"{RAW_DIR}/: no raw records to recompute anything from"]
-    from sitegen.config import SiteConfig  # late: `sitegen build` checks an output with file_checks alone
+    from sitegen.config import SiteConfig  # late: only a recomputation needs the configuration's pydantic model
 
     config = SiteConfig(root=root, families=families)
     loaded = Loaded()
@@ -248,7 +186,7 @@ def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
 
     config = load_config(source)
     with tempfile.TemporaryDirectory(prefix="sitegen-verify-") as tmp:
-        rebuilt, _ = _tree(build(config, Path(tmp) / "site", cache=False).out_dir)
+        rebuilt, _ = tree(build(config, Path(tmp) / "site", cache=False).out_dir)
         out = []
         for rel in sorted(files.keys() | rebuilt.keys()):
             if rel not in rebuilt:
@@ -265,7 +203,7 @@ def verify(site: Path, source: Path | None = None) -> list[str]:
     `source`, the site is compared byte for byte with a build of that repository (a
     SitegenError when it does not build)."""
     site = Path(site)
-    files, odd = _tree(site)
+    files, odd = tree(site)
     if MANIFEST not in files:
         return odd + [f"{site}: no regular file manifest.json (not a sitegen build)"]
     manifest, problems = read_manifest(files[MANIFEST].read_bytes())

@@ -22,7 +22,7 @@ from sitegen import publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError
-from sitegen.verify import file_checks
+from sitegen.site_files import file_checks
 
 from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, find_cell_line, hash_tree, leftovers_beside, read_sweep,
                       rewrite_cell_line, run_cli, two_standard_scores, write_sweep)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from sitegen import incremental
+from sitegen.load import INPUT_FOLDERS
 from sitegen.build import build
 from sitegen.errors import BuildError, InputError
 from sitegen.config import load_config
@@ -302,7 +303,7 @@ def test_the_registry_knows_each_familys_inputs_without_importing_it():
     for fid, fam in FAMILIES.items():
         real = importlib.import_module(fam.module).FAMILY
         assert (fam.id, fam.inputs, fam.content_dir) == (real.id, real.inputs, real.content_dir) == (fid, real.inputs, real.content_dir)
-        assert all(p.split("/")[0] in incremental.INPUT_FOLDERS for p in fam.inputs), fam.inputs
+        assert all(p.split("/")[0] in INPUT_FOLDERS for p in fam.inputs), fam.inputs
 
 
 def test_declared_inputs_match_folders_and_globs_segment_by_segment():

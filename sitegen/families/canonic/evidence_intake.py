@@ -12,6 +12,8 @@ record is not optional: without it nothing proves the inputs are the ones that w
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +71,14 @@ def read_model(root: Path, rel: str, model, loaded: Loaded, limits: Limits, requ
     return src, value
 
 
+
+def task_set_fingerprint(tasks) -> str:
+    """The task set's fingerprint: the first 32 hex digits of the SHA-256 of its canonical JSON
+    (tasks sorted by id, keys sorted, no whitespace, UTF-8). Any edit to any task changes it."""
+    canon = sorted((t.model_dump(mode="json") for t in tasks), key=lambda t: t["id"])
+    data = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:32]
+
 @dataclass(frozen=True)
 class FreezeResult:
     source: SourceFile | None  # freeze.json
@@ -91,7 +101,6 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
             loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", "an existing file", f"{short_repr(item.path)} (no such file)"))
     if sweep is None:
         return FreezeResult(src, freeze.frozen_at, [], [])
-    from sitegen.families.canonic.validate import task_set_fingerprint  # late: validate imports this module
 
     wanted = [Wanted("rubric", d.id, f"data/canonic/sweep.json $.domains[{i}].rubric",
                      record_fingerprint(d.rubric.model_dump(mode="json")), d.rubric.version)

@@ -11,8 +11,6 @@ Order of checks, each on what the previous one let through:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sys
 from functools import partial
@@ -29,7 +27,7 @@ from sitegen.contract import duplicates, validate_many
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk
 from sitegen.families.canonic import evidence_intake as ev
-from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems
+from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems, task_set_fingerprint
 from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
 
 SWEEP_FILE = "data/canonic/sweep.json"
@@ -83,14 +81,6 @@ class CanonicInput:
     external: ExternalBoard | None = None
     external_file: SourceFile | None = None
     outputs_file: SourceFile | None = None
-
-
-def task_set_fingerprint(tasks) -> str:
-    """The task set's fingerprint: the first 32 hex digits of the SHA-256 of its canonical JSON
-    (tasks sorted by id, keys sorted, no whitespace, UTF-8). Any edit to any task changes it."""
-    canon = sorted((t.model_dump(mode="json") for t in tasks), key=lambda t: t["id"])
-    data = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return hashlib.sha256(data).hexdigest()[:32]
 
 
 def weighted_score(rubric, anchors: dict[str, float]) -> float:

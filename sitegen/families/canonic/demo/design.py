@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sitegen.families.canonic.models import Task
-from sitegen.families.canonic.validate import task_set_fingerprint
+from sitegen.families.canonic.evidence_intake import task_set_fingerprint
 
 ANCHOR_FLOATS = (0.0, 0.25, 0.5, 0.75, 1.0)
 

@@ -1,0 +1,77 @@
+"""The files of a built site against its manifest: what the build checks on its staged output
+before the swap, what a no-op rebuild checks on the output it would keep, and what `sitegen
+verify` checks on a downloaded copy. Only regular files found under the site are ever read,
+without following a symbolic link, whatever the manifest names.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sitegen.errors import BuildError
+from sitegen.load import sha256_bytes
+from sitegen.publish import json_bytes
+
+MANIFEST = "manifest.json"
+
+
+def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
+    """The regular files under `site` by relative path, found without following a symbolic
+    link; and one line for each entry that is not a regular file or a directory."""
+    files: dict[str, Path] = {}
+    odd: list[str] = []
+
+    def walk(d: Path, prefix: str) -> None:
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            rel = prefix + e.name
+            if e.is_symlink():
+                odd.append(f"{rel}: a symbolic link inside the site; not followed")
+            elif e.is_dir(follow_symlinks=False):
+                walk(Path(e.path), rel + "/")
+            elif e.is_file(follow_symlinks=False):
+                files[rel] = Path(e.path)
+            else:
+                odd.append(f"{rel}: not a regular file; not read")
+
+    walk(site, "")
+    return files, odd
+
+
+def listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
+    out = []
+    for rel, sha in sorted(listed.items()):
+        p = files.get(rel)
+        if p is None:
+            out.append(f"{rel}: listed in manifest.json but missing")
+            continue
+        found = sha256_bytes(p.read_bytes())
+        if found != sha:
+            out.append(f"{rel}: SHA-256 {found} differs from the manifest's {sha}")
+    for rel in sorted(set(files) - set(listed) - {MANIFEST}):
+        out.append(f"{rel}: present but not listed in manifest.json")
+    return out
+
+
+def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
+    """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
+    "files"): a listed file missing or with other bytes, a file present but not listed
+    (manifest.json itself excepted), or an entry that is not a regular file. One line each,
+    naming the file. Only the regular files found under `site` are read, whatever `listed` says."""
+    files, odd = tree(site)
+    return odd + listed_checks(files, listed)
+
+
+def check_staged(staging: Path, manifest: dict) -> None:
+    """The build's verify stage, run on the staging directory just before it is swapped in:
+    the bytes on disk are re-read and re-hashed against the manifest about to be published,
+    and manifest.json on disk must be that manifest. A torn or corrupted write, or a file
+    the manifest does not list, fails the build instead of being published."""
+    problems = file_checks(staging, manifest.get("files", {}))
+    mf = staging / "manifest.json"
+    if not mf.is_file() or mf.read_bytes() != json_bytes(manifest):
+        problems.append("manifest.json: the staged copy differs from the manifest being published")
+    if problems:
+        raise BuildError("the staged output does not match its manifest; nothing was published:\n" + "\n".join(problems))
