@@ -672,8 +672,9 @@ def provenance_lines(markup: str) -> list[str]:
 def check_provenance(out: Path, rel: str, prov: str, artifact: dict) -> None:
     hrefs = re.findall(r'href="([^"]+)"', prov)
     targets = {resolve(rel, html.unescape(h)) for h in hrefs}
-    # Canonic links to its verification page; the other families to the manifest of hashes.
-    verify = "canonic/verification/index.html" if rel.startswith("canonic/") else "manifest.json"
+    # Canonic links to its verification page; the other families, which have none, to the
+    # downloads page's account of the checks (sha256sum -c, sitegen verify).
+    verify = "canonic/verification/index.html" if rel.startswith("canonic/") else "downloads/index.html"
     assert verify in targets, (rel, prov)
     assert set(artifact["files"]) & targets, (rel, "no link to the download")
     for t in targets:
