@@ -42,8 +42,10 @@ PLAIN_PATH = "a plain relative path (no leading /, no empty, . or .. part, no ba
 
 
 def _plain_relative(rel: object) -> bool:
+    """A path a build writes (publish.is_plain_path), and without what no build writes either:
+    a backslash (another separator on some systems) or a control character."""
     return (isinstance(rel, str) and "\\" not in rel and not any(ord(c) < 32 or c == "\x7f" for c in rel)
-            and all(part not in ("", ".", "..") for part in rel.split("/")))
+            and publish.is_plain_path(rel))
 
 
 def read_manifest(data: bytes) -> tuple[dict, list[str]]:
