@@ -205,9 +205,11 @@ class _DupDict(dict):
 
 
 class _Refused:
-    """What the decoder puts where the text holds a number the build cannot take: NaN, Infinity
-    or -Infinity (which Python's json accepts but JSON does not), or an integer beyond 64 bits
-    (which DuckDB, Arrow and the published JSON cannot hold). Parsing goes on, and the tree walk
+    """What the decoder puts where the text holds a value the build cannot take: NaN, Infinity
+    or -Infinity (which Python's json accepts but JSON does not), an integer beyond 64 bits
+    (which DuckDB, Arrow and the published JSON cannot hold), or an object of more than
+    MAX_KEYS keys (no contract has a hundredth as many; validating one would make a problem per
+    key, a million of them in memory for one runaway line). Parsing goes on, and the tree walk
     then reports each by its path."""
 
     __slots__ = ("literal", "expected")
@@ -217,6 +219,7 @@ class _Refused:
 
 
 _INT64 = (-(2**63), 2**63 - 1)
+MAX_KEYS = 10_000  # keys of one JSON object
 
 
 def _nodes(value: Any, loc: tuple = ()) -> Iterator[tuple[tuple, Any]]:
@@ -260,7 +263,10 @@ class _Decoder:
         return _Refused(literal if len(literal) <= 40 else f"an integer of {len(literal.lstrip('-')):,} digits",
                         "an integer between -2^63 and 2^63-1")
 
-    def _hook(self, pairs: list[tuple[str, Any]]) -> dict:
+    def _hook(self, pairs: list[tuple[str, Any]]) -> dict | _Refused:
+        if len(pairs) > MAX_KEYS:
+            self.refused += 1
+            return _Refused(f"an object of {len(pairs):,} keys", f"an object of at most {MAX_KEYS:,} keys")
         d = dict(pairs)
         if len(d) != len(pairs):
             self.dups += 1
@@ -279,7 +285,7 @@ class _Decoder:
         return d
 
     def decode(self, text: str) -> tuple[Any, bool, bool]:
-        """(value, had duplicate keys, had a screened key). A number the build cannot take
+        """(value, had duplicate keys, had a screened key). A value the build cannot take
         (see _Refused) raises RefusedNumbers naming the JSON path of each."""
         self.dups = self.hits = self.refused = 0
         value = self._json.decode(text)

@@ -2,7 +2,7 @@
 through a reader that says what is wrong with it: a symlink out of the repository, a FIFO or a
 device is one problem naming it and is never opened; an editor's lock file is skipped; what
 `validate` accepts, `build` publishes (a byte-order mark, a large integer); a file nested too
-deep or holding a million problems gets a bounded report.
+deep, or an object of a million keys, gets a bounded report.
 
 Every command-line run carries run_cli's timeout, so a reader that blocked would fail the test
 instead of hanging it.
@@ -219,16 +219,29 @@ def test_nesting_up_to_the_limit_is_read(tmp_path):
     assert loaded.problems == [] and rec is not None
 
 
-def test_a_line_of_a_million_unknown_keys_prints_twenty_of_them_and_how_many_more(site_copy):
+def _unknown_keys_on_line_5(site_copy, n: int) -> None:
     lines = (site_copy / CELLS_REL).read_text(encoding="utf-8").split("\n")
-    lines[4] = lines[4].rstrip()[:-1] + "," + ",".join(f'"k{i}":0' for i in range(1_000_000)) + "}"
+    lines[4] = lines[4].rstrip()[:-1] + "," + ",".join(f'"k{i}":0' for i in range(n)) + "}"
     (site_copy / CELLS_REL).write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_a_line_of_five_thousand_unknown_keys_prints_twenty_of_them_and_how_many_more(site_copy):
+    _unknown_keys_on_line_5(site_copy, 5_000)
     r = run_cli("validate", "--root", str(site_copy))
     shown = problem_lines(r)
-    assert (r.stdout + r.stderr).splitlines()[0] == "1,000,000 problems in the inputs:"
+    assert (r.stdout + r.stderr).splitlines()[0] == "5,000 problems in the inputs:"
     assert len(shown) == 21
     assert all(line.startswith(f"{CELLS_REL}:5 $.k") for line in shown[:20])
-    assert shown[20] == f"{CELLS_REL}: 999,980 more problems not shown"
+    assert shown[20] == f"{CELLS_REL}: 4,980 more problems not shown"
+
+
+def test_a_line_of_a_million_unknown_keys_is_one_problem_never_a_million(site_copy):
+    # An object of more keys than any contract has is refused as a whole, before validation
+    # would make (and hold in memory) a problem for every one of its keys.
+    _unknown_keys_on_line_5(site_copy, 1_000_000)
+    r = run_cli("validate", "--root", str(site_copy))
+    n_keys = len(json.loads((site_copy / CELLS_REL).read_text(encoding="utf-8").split("\n")[4]))
+    assert problem_lines(r) == [f"{CELLS_REL}:5 $: expected an object of at most 10,000 keys; found an object of {n_keys:,} keys"]
 
 
 def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
