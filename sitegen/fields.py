@@ -54,7 +54,8 @@ def normal_segments(v: str) -> str:
     """A path-like value is normal: it names one place, so a slug cannot become two outputs
     (x and x/.) nor a contract path climb out of its folder (content/../../x.md). The patterns
     already refuse empty segments and a trailing slash."""
-    if any(seg in (".", "..") for seg in v.split("/")):
+    framed = f"/{v}/"  # a segment is "." or ".." exactly when it sits between two slashes
+    if "/./" in framed or "/../" in framed:
         raise ValueError("a path without '.' or '..' segments")
     return v
 

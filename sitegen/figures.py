@@ -56,12 +56,20 @@ def figure_key(fig: Figure) -> str:
 
 
 def _drawing_modules(draw: Callable) -> list:
-    """The drawing function's module, then every sitegen module whose functions it imports
-    (the labels and the rounding rule): a change to one of them draws the figure again."""
+    """The drawing function's module, then every sitegen module whose functions it imports, and
+    theirs in turn (the shared board chart, the labels, the rounding rule): a change to any of
+    them draws the figure again."""
     own = inspect.getmodule(draw)
-    helpers = {m.__name__: m for v in vars(own).values() if inspect.isfunction(v)
-               and (m := inspect.getmodule(v)) is not own and m.__name__.startswith("sitegen.")}
-    return [own, *(helpers[name] for name in sorted(helpers))]
+    found: dict[str, object] = {}
+    todo = [own]
+    while todo:
+        module = todo.pop()
+        for v in vars(module).values():
+            m = inspect.getmodule(v) if inspect.isfunction(v) else None
+            if m is not None and m is not own and m.__name__.startswith("sitegen.") and m.__name__ not in found:
+                found[m.__name__] = m
+                todo.append(m)
+    return [own, *(found[name] for name in sorted(found))]
 
 
 def render(fig: Figure) -> Rendered:

@@ -37,6 +37,10 @@ def _script(ch: str) -> str | None:
 
 
 def check_name(v: str) -> str:
+    # ASCII holds no format character, no space but U+0020 and letters of one script (Latin):
+    # most names are ASCII, and this check runs on every name of every record.
+    if v.isascii():
+        return v
     for i, ch in enumerate(v):
         if _invisible(ch):
             raise ValueError(f"a name without invisible or non-ASCII space characters (found U+{ord(ch):04X} at character {i + 1})")

@@ -187,10 +187,10 @@ def test_figure_3_draws_two_models_of_one_name_as_two_rows():
 
 def test_a_figure_shows_names_with_quotes_and_backslashes_as_written():
     names = ['Quote " me', "Back\\slash", "It's </text>", "Ünïcode 😀"]
-    data = [{"domain": "Book Opening", "model": n, "score": 50.0 + i, "low": 40.0, "high": 60.0, "model_id": f"m/{i}"}
-            for i, n in enumerate(names)]
+    data = [{"domain": "Book Opening", "model": n, "score": 60.0 - i, "low": 40.0, "high": 60.0, "rank_best": 1, "rank_worst": 4,
+             "model_id": f"m/{i}"} for i, n in enumerate(names)]
     texts = [t for _, t in svg_texts(figures.render(Figure("t/figure", data, draw_domain_panel, "", {}, "test")).svg)]
-    assert [t for t in texts if t in names] == names[::-1], texts  # highest score first
+    assert [t for t in texts if t in names] == names, texts  # in the board's order
 
 
 # --------------------------------------------------------------------------- one rounding rule

@@ -328,7 +328,7 @@ def test_no_progress_in_ci_or_when_not_a_terminal(stream, environ):
 
 
 def test_sitegen_build_shows_progress_on_a_real_terminal(tmp_path):
-    site = site_with_one_family(tmp_path / "site", "nextchapter")  # one figure, drawn afresh
+    site = site_with_one_family(tmp_path / "site", "nextchapter")  # its three figures, drawn afresh
     parent, child = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     proc = subprocess.Popen([sys.executable, "-m", "sitegen", "build", "--root", str(site), "--out", str(tmp_path / "out")],
@@ -353,6 +353,6 @@ def test_sitegen_build_shows_progress_on_a_real_terminal(tmp_path):
     assert proc.returncode == 0
     text = shown.decode("utf-8")
     assert "building: load" in text and "building: render" in text
-    assert "building: figures 0/1  " in text and "building: figures 1/1  " in text
+    assert "building: figures 0/3  " in text and "building: figures 3/3  " in text
     assert text.endswith("\r\x1b[K")
     assert stdout.decode().startswith("built ")

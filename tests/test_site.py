@@ -278,7 +278,7 @@ def test_canonic_home_exclusion_table_matches_recount(built_site, ref):
 
 
 _FIGURE = re.compile(r'<figure class="chart" id="([^"]+)">(.*?)</figure>', re.S)
-_INLINE_SVG = re.compile(r'<div class="svg" role="img" aria-label="([^"]*)">\s*(<svg\b.*?</svg>)\s*</div>', re.S)
+_INLINE_SVG = re.compile(r'<div class="svg" role="img" tabindex="0" aria-label="([^"]*)">\s*(<svg\b.*?</svg>)\s*</div>', re.S)
 
 
 def inline_figures(text: str) -> dict[str, dict]:

@@ -7,6 +7,7 @@ Withheld rows have no score, so they have no mark; the caption names them.
 
 from __future__ import annotations
 
+from sitegen.interval_chart import interval_chart
 from sitegen.names import label_expr
 from sitegen.numbers import display
 
@@ -17,8 +18,6 @@ NO_LABEL_LIMIT = 0
 # Data-mark colours, each with at least 3:1 contrast on the light page (white) and on the dark
 # one (#0f1419): the inline SVGs follow the reader's colour scheme (assets/site.css), the marks
 # keep these colours in both.
-POINT = "#0077bb"
-INTERVAL = "#7b8794"
 # One hue per exclusion reason (in REASONS order), told apart by hue, not only by lightness.
 REASON_COLOURS = ["#0077bb", "#d4670f", "#aa4499", "#009988", "#8f7f00"]
 # A cell label is black or white, whichever reads better on its cell (WCAG relative luminance:
@@ -27,29 +26,11 @@ LABEL_ON_CELL = "luminance(scale('color', datum.score)) < 0.179"
 
 
 def draw_domain_panel(data: list[dict]) -> dict:
-    """A Vega-Lite spec: one row per published model, point = score, rule = 95% interval.
-    Rows are keyed by model id and labelled with the model's name."""
-    import altair as alt  # late: ~0.5 s to import, paid only when the SVG is not cached
-
-    title = data[0]["domain"] if data else ""
-    order = [d["model_id"] for d in sorted(data, key=lambda d: (-d["score"], d["model"], d["model_id"]))]
-    scale = alt.Scale(domain=[0, 100])
-    # The rows go in as a named dataset after the spec is validated: Altair's schema check
-    # costs time in proportion to inline data, and the data is ours, not the spec's.
-    base = alt.Chart(alt.NamedData(name="rows")).encode(
-        y=alt.Y("model_id:N", sort=order, title=None,
-                axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr({d["model_id"]: d["model"] for d in data}))),
-    )
-    rule = base.mark_rule(strokeWidth=2, color=INTERVAL).encode(
-        x=alt.X("low:Q", scale=scale, title="score (0-100) with 95% interval"), x2="high:Q")
-    # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
-    point = base.mark_point(filled=True, size=40, color=POINT, opacity=1).encode(x=alt.X("score:Q", scale=scale))
-    chart = (rule + point).properties(
-        title=alt.TitleParams(title, anchor="start"), width=260, height=alt.Step(16),
-    ).configure_view(stroke=None).configure(font="sans-serif")
-    spec = chart.to_dict()
-    spec["datasets"] = {"rows": [{k: d[k] for k in ("model_id", "score", "low", "high")} for d in data]}
-    return spec
+    """A Vega-Lite spec: one row per published model in the board's order, point = score, line =
+    95% interval, the rank range at the right and the rows tied for first shaded. Rows are keyed
+    by model id and labelled with the model's name."""
+    return interval_chart(data, id_field="model_id", label_field="model", value="score", low="low", high="high",
+                          measure="score (0-100) with 95% interval", bounds=(0, 100), title=data[0]["domain"] if data else None)
 
 
 def draw_exclusions(data: list[dict]) -> dict:
@@ -73,7 +54,7 @@ def draw_exclusions(data: list[dict]) -> dict:
                         scale=alt.Scale(domain=reasons, range=REASON_COLOURS[:len(reasons)]), legend=alt.Legend(orient="bottom", columns=3)),
         order=alt.Order("order:Q"),
     ).properties(width=320, height=alt.Step(18)).configure_view(stroke=None).configure(font="sans-serif")
-    spec = chart.to_dict()
+    spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     spec["datasets"] = {"rows": data}
     return spec
 
@@ -101,7 +82,7 @@ def draw_transfer(data: list[dict]) -> dict:
             color=alt.condition(LABEL_ON_CELL, alt.value("white"), alt.value("black")),
         )
     chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
-    spec = chart.to_dict()
+    spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     # The score written in a cell is rounded by the site's rule, not by Vega's number format.
     spec["datasets"] = {"rows": [{**d, "label": display(d["score"], 1)} for d in data]}
     return spec

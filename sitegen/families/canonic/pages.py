@@ -53,7 +53,8 @@ def outputs(res: CanonicResults) -> Outputs:
     figures = {
         b.domain: Figure(
             f"canonic/{b.domain}/figure",
-            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "model_id": r.model} for r in b.published],
+            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "rank_best": r.rank_best,
+              "rank_worst": r.rank_worst, "model_id": r.model} for r in b.published],
             draw_domain_panel, _panel_alt(b), sources, "canonic.board")
         for b in res.boards
     }

@@ -25,6 +25,7 @@ from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, Sha256, Slug, 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
 LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
 DIMENSIONS = ("hook", "prose", "character", "dialogue", "pacing", "structure", "originality", "coherence")
+_DIMENSION_SET = frozenset(DIMENSIONS)
 ARMS = ("free-run", "sustained", "system")
 JUDGE_RUNS = 3
 WEIGHT_TOLERANCE = 1e-9
@@ -188,10 +189,10 @@ class JudgeRun(Strict):
     @field_validator("dimensions")
     @classmethod
     def _eight_in_range(cls, d: dict[str, int]) -> dict[str, int]:
-        if sorted(d) != sorted(DIMENSIONS):
+        if d.keys() != _DIMENSION_SET:
             raise ValueError(f"a score for each of the eight dimensions ({', '.join(DIMENSIONS)})")
-        bad = {k: v for k, v in d.items() if not 1 <= v <= 10}
-        if bad:
+        if not all(1 <= v <= 10 for v in d.values()):  # every judge run of every window passes here
+            bad = {k: v for k, v in d.items() if not 1 <= v <= 10}
             raise ValueError(f"scores from 1 to 10, got {bad}")
         return d
 

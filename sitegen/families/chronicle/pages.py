@@ -12,8 +12,9 @@ import json
 from markupsafe import Markup
 
 from sitegen import render, stats
-from sitegen.families import Outputs, Page, Table
-from sitegen.families.chronicle.compute import ChronicleResults
+from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families.chronicle.compute import V11, ChronicleResults
+from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.validate import (
     ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, amendment_number,
@@ -36,6 +37,46 @@ def run_path(run_id: str) -> str:
 def calls_stem(run_id: str) -> str:
     """The download of one run's calls, beside its page."""
     return f"chronicle/runs/{run_id}/calls"
+
+
+def _figures(res: ChronicleResults, src) -> dict[str, tuple[Figure | None, Figure | None]]:
+    """Board id -> (its rows with their intervals, its entrants against the human band; the
+    length board has no band). Ranked rows only, in the board's order: unranked rows have no
+    mark. None where a board has nothing to draw."""
+    band = res.band
+    novels = [(ref, s) for ref, s in res.references if ref.corpus == V11]
+    out = {}
+    for b in res.boards:
+        ranked = [r for r in b.rows if r.rank_best is not None]
+        name = f"chronicle/boards/{b.id}/figure"
+        first = [r.name for r in b.first]
+        tie = f"Tied for first: {', '.join(first)}." if len(first) > 1 else (f"First: {first[0]}." if first else "")
+        if b.metric == "score":
+            rows = [{"entrant": r.entrant, "name": r.name, "score": r.score, "ci_low": r.low, "ci_high": r.high,
+                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
+            alt_text = (f"Board {b.number}: score and 95% interval of {len(ranked)} ranked entrants"
+                        + (f", from {ranked[-1].name} at {display(ranked[-1].score, 1)} to {ranked[0].name} at {display(ranked[0].score, 1)}. " if ranked else ". ")
+                        + tie)
+            fig = Figure(name, rows, draw_score_board, alt_text, src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.board")
+            ref_rows = ([{"kind": "novel", "id": ref.id, "name": ref.title, "score": s, "low": None, "high": None} for ref, s in novels]
+                        + [{"kind": "band", "id": HUMAN_ROW, "name": f"Human novels ({band.n})", "score": band.median, "low": band.q1, "high": band.q3}]
+                        + [{"kind": "entrant", "id": r.entrant, "name": r.name, "score": r.score, "low": r.low, "high": r.high} for r in ranked])
+            inside = [r.name for r in ranked if band.q1 <= r.score <= band.q3]
+            ref_alt = (f"Board {b.number} against the human reference band: the {band.n} v1.1 novels score from "
+                       f"{display(min(s for _, s in novels), 1)} to {display(max(s for _, s in novels), 1)}, median {display(band.median, 1)}, "
+                       f"interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}. "
+                       f"{len(inside)} of {len(ranked)} ranked entrants score inside that range.")
+            ref = Figure(f"chronicle/boards/{b.id}/figure-human-band", ref_rows, draw_reference, ref_alt,
+                         src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.reference")
+            out[b.id] = (fig if ranked else None, ref if ranked and novels else None)
+        else:
+            rows = [{"entrant": r.entrant, "name": r.name, "median_words": r.median_words, "median_low": r.low, "median_high": r.high,
+                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
+            alt_text = (f"Board {b.number}: median voluntary length and its 95% interval of {len(ranked)} entrants"
+                        + (f", from {ranked[-1].name} at {display(ranked[-1].median_words, 0, grouped=True)} words to {ranked[0].name} at "
+                           f"{display(ranked[0].median_words, 0, grouped=True)}. " if ranked else ". ") + tie)
+            out[b.id] = (Figure(name, rows, draw_length_board, alt_text, src(COHORT_FILE, RUNS_FILE), "chronicle.board") if ranked else None, None)
+    return out
 
 
 def outputs(res: ChronicleResults) -> Outputs:
@@ -116,7 +157,9 @@ def outputs(res: ChronicleResults) -> Outputs:
               [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
                 k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
 
-    common = {"verify_page": "downloads/#checking", "res": res, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+    figures = _figures(res, src)
+    out.figures.extend(f for pair in figures.values() for f in pair if f is not None)
+    common = {"verify_page": "downloads/#checking", "res": res, "figures": figures, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
               "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
     pages = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sitegen import render, stats
 from sitegen.families import Figure, Outputs, Page, Table
-from sitegen.families.nextchapter.figure import draw_generation_noise
+from sitegen.families.nextchapter.figure import draw_compliance, draw_craft, draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
 from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, by_effort, check_passes
@@ -97,13 +97,34 @@ def outputs(res: NextChapterResults) -> Outputs:
                 "pass" if check_passes(c, example.text) else "fail") for c in example.call.candidate_checks], "worked-example")
     chapter_ids = {item.id: render.row_ids("", [chapter_key(r.model, r.effort) for r in res.results if r.item == item.id]) for item in inp.items}
 
+    headline = [s for s in res.standings if s.best]
+    standings_rows = [{"model": s.model, "label": f"{s.name} ({s.best.effort})", "effort": s.best.effort,
+                       "craft": s.best.craft.mean, "craft_low": s.best.craft.low, "craft_high": s.best.craft.high,
+                       "compliance": s.best.compliance.mean, "compliance_low": s.best.compliance.mean - s.best.compliance.se,
+                       "compliance_high": s.best.compliance.mean + s.best.compliance.se,
+                       "rank_best": s.rank_best, "rank_worst": s.rank_worst} for s in headline]
+    standing_figures = None
+    if headline:
+        first = [s.name for s in res.first]
+        tie = f"Tied for first: {', '.join(first)}." if len(first) > 1 else f"First: {first[0]}."
+        lo_c, hi_c = min(headline, key=lambda s: s.best.compliance.mean), max(headline, key=lambda s: s.best.compliance.mean)
+        standing_figures = (
+            Figure("nextchapter/figure-craft", standings_rows, draw_craft,
+                   f"Craft ∓ one standard error of the {len(headline)} headline settings, from {headline[-1].name} at "
+                   f"{display(headline[-1].best.craft.mean, 1)} to {headline[0].name} at {display(headline[0].best.craft.mean, 1)}. {tie}",
+                   sources, "nextchapter.standings"),
+            Figure("nextchapter/figure-compliance", standings_rows, draw_compliance,
+                   f"Compliance ∓ one standard error of the same settings, in the same order, from {lo_c.name} at "
+                   f"{display(lo_c.best.compliance.mean, 1)} to {hi_c.name} at {display(hi_c.best.compliance.mean, 1)}.",
+                   sources, "nextchapter.standings"))
+        out.figures.extend(standing_figures)
     novel = {i.id: i.novel for i in inp.items}
     fig = Figure("nextchapter/figure-generation-noise", [
         {"item": novel[i], "draft": f"draft {k}", "craft": v, "item_id": i} for i, a, b in res.generation_noise for k, v in ((1, a), (2, b))],
         draw_generation_noise, _generation_alt(res, novel, names.get(run.reference.model, run.reference.model)), sources, "nextchapter.noise")
     if res.generation_noise:
         out.figures.append(fig)
-    common = {"verify_page": "downloads/#checking", "res": res, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
+    common = {"verify_page": "downloads/#checking", "res": res, "standing_figures": standing_figures, "generation_figure": fig if res.generation_noise else None, "run": run, "items": items, "names": names, "synthetic": run.synthetic, "sources": sources,
               "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
               "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}, "chapter_ids": chapter_ids, "chapter_key": chapter_key,
               "item_scores_stem": item_scores_stem, "model_chapters_stem": model_chapters_stem}

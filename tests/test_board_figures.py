@@ -1,0 +1,181 @@
+"""The ranked boards' figures: every ranked table has one, drawn from the table's own rows in the
+table's order, with the same ranks, its axis fitted to the data and stated, the rows that may
+rank first shaded; ChronicleBench's entrants against the human band; NextChapterBench's craft
+and compliance.
+
+The figures are read back from what a reader downloads (the figure's CSV and SVG) and compared
+with the table's CSV, so a figure that drifts from its table fails here."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sitegen.interval_chart import axis_title, fitted_axis
+
+from test_ranks import TABLES, read_ranked, shown_range
+from test_site import read_csv
+
+# Ranked table (its CSV) -> its figure's stem, and the figure's columns for id, value, low, high.
+FIGURES = {
+    **{rel: (rel.removesuffix("board.csv") + "figure", "model_id", "score", "low", "high")
+       for rel in TABLES if rel.startswith("canonic/")},
+    "chronicle/boards/system.csv": ("chronicle/boards/system/figure", "entrant", "score", "ci_low", "ci_high"),
+    "chronicle/boards/sustained.csv": ("chronicle/boards/sustained/figure", "entrant", "score", "ci_low", "ci_high"),
+    "chronicle/boards/voluntary.csv": ("chronicle/boards/voluntary/figure", "entrant", "median_words", "median_low", "median_high"),
+    "nextchapter/standings.csv": ("nextchapter/figure-craft", "model", "craft", "craft_low", "craft_high"),
+}
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The text of every text element, in document order."""
+    return [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def shaded_ids(svg: str) -> list[str]:
+    """The rows the figure shades: the rect marks of its first layer."""
+    group = re.search(r'<g class="mark-rect role-mark layer_0_marks"[^>]*>(.*?)</g>', svg, re.S)
+    return [html.unescape(i) for i in re.findall(r'aria-label="id: ([^"]*)"', group.group(1))] if group else []
+
+
+def test_every_ranked_table_has_a_figure(built_site):
+    assert set(FIGURES) == set(TABLES)
+    for stem, *_ in FIGURES.values():
+        for suffix in (".svg", ".png", ".vl.json", ".csv"):
+            assert (built_site.out / f"{stem}{suffix}").is_file(), stem + suffix
+
+
+@pytest.mark.parametrize("rel", sorted(FIGURES))
+def test_a_board_figure_draws_the_tables_ranked_rows_in_its_order_with_its_ranks(built_site, rel):
+    out, t = built_site.out, TABLES[rel]
+    stem, id_col, value, low, high = FIGURES[rel]
+    ranked = read_ranked(out, rel)
+    drawn = read_csv(out / f"{stem}.csv")[1]
+    assert [r[id_col] for r in drawn] == [r[t["id"]] for r in ranked], rel
+    for d, r in zip(drawn, ranked):
+        assert (d[value], d[low], d[high]) == (r[t["score"]], r[t["low"]], r[t["high"]]), (rel, r[t["id"]])
+        assert (d["rank_best"], d["rank_worst"]) == (r["rank_best"], r["rank_worst"]), (rel, r[t["id"]])
+    svg = (out / f"{stem}.svg").read_text(encoding="utf-8")
+    # the rank ranges, on the axis at the right, in the table's order and as the table writes them
+    axis = svg.split("aria-label=\"Y-axis titled 'rank'", 1)[1].split('role-axis"', 1)[0].split('role-title', 1)[0]
+    ranks = [t for t in svg_texts(axis) if t != "rank"]
+    assert ranks == [shown_range(r) for r in ranked], rel
+    # shaded: exactly the rows that may rank first
+    assert shaded_ids(svg) == [r[t["id"]] for r in ranked if r["rank_best"] == "1"], rel
+
+
+@pytest.mark.parametrize("rel", sorted(FIGURES))
+def test_a_board_figures_axis_holds_every_interval_and_says_where_it_starts(built_site, rel):
+    stem, _, value, low, high = FIGURES[rel]
+    drawn = read_csv(built_site.out / f"{stem}.csv")[1]
+    svg = (built_site.out / f"{stem}.svg").read_text(encoding="utf-8")
+    x_axis = svg.split('aria-label="X-axis titled', 1)[1].split('role-axis"', 1)[0]
+    texts = svg_texts(x_axis)
+    title = next(t for t in texts if "interval" in t or "standard error" in t)
+    m = re.search(r"axis from ([\d,.]+) to ([\d,.]+), not from 0$", title)
+    ticks = [float(x.replace(",", "")) for x in texts if re.fullmatch(r"[\d,]+(\.\d+)?", x)]
+    lo, hi = min(float(d[low]) for d in drawn), max(float(d[high]) for d in drawn)
+    if m:  # fitted: the stated range is the drawn one, and it holds every interval
+        a, b = (float(x.replace(",", "")) for x in m.groups())
+        assert a > 0 and min(ticks) == a and max(ticks) == b, (rel, title)
+    else:  # starts at the floor
+        a, b = 0.0, max(ticks)
+        assert min(ticks) == 0.0, (rel, title)
+    assert a <= lo and hi <= b, (rel, title, lo, hi)
+    # fitted closely enough that the intervals fill most of the axis
+    assert (hi - lo) / (b - a) > 0.6, (rel, a, b, lo, hi)
+
+
+# Interval half-widths from none at all to 30 points; a score's interval is never narrower than
+# a millionth of a point unless it is a single value.
+@given(st.lists(st.tuples(st.floats(0, 100), st.one_of(st.just(0.0), st.floats(1e-6, 30))), min_size=1, max_size=30))
+def test_the_fitted_axis_holds_every_interval_on_round_ticks_inside_the_scale(pairs):
+    lows = [max(0.0, c - w) for c, w in pairs]
+    highs = [min(100.0, c + w) for c, w in pairs]
+    (a, b), ticks = fitted_axis(lows, highs, (0, 100))
+    assert 0 <= a <= min(lows) and max(highs) <= b <= 100
+    assert ticks[0] == a and ticks[-1] == b and len(ticks) >= 2
+    steps = [y - x for x, y in zip(ticks, ticks[1:])]
+    step = steps[0]
+    assert all(math.isclose(d, step, rel_tol=1e-6) for d in steps)  # evenly spaced
+    nominal = [m * 10 ** e for m in (1, 2, 5) for e in range(-8, 3) if math.isclose(step, m * 10 ** e, rel_tol=1e-6)]
+    assert nominal  # 1, 2 or 5 x 10^e
+    assert all(math.isclose(t / nominal[0], round(t / nominal[0]), rel_tol=1e-9) for t in ticks if t > 0)  # on its multiples
+
+
+def test_the_axis_title_states_the_range_unless_the_axis_starts_at_the_floor():
+    assert axis_title("score", (55.0, 85.0), (0, 100)) == "score; axis from 55 to 85, not from 0"
+    assert axis_title("score", (0.0, 100.0), (0, 100)) == "score"
+    assert axis_title("words", (0.0, 50000.0), (0, float("inf"))) == "words"
+    assert axis_title("words", (5000.0, 50000.0), (0, float("inf"))) == "words; axis from 5,000 to 50,000, not from 0"
+
+
+@pytest.mark.parametrize("board", ["system", "sustained"])
+def test_the_human_band_figure_places_each_entrant_against_the_36_novels(built_site, board):
+    out = built_site.out
+    drawn = read_csv(out / f"chronicle/boards/{board}/figure-human-band.csv")[1]
+    reference = read_csv(out / "chronicle/reference.csv")[1]
+    novels = sorted(float(r["score"]) for r in reference if r["corpus"] == "v1.1")
+    assert len(novels) == 36
+    assert sorted(float(d["score"]) for d in drawn if d["kind"] == "novel") == novels
+    (band,) = [d for d in drawn if d["kind"] == "band"]
+    q1, med, q3 = np.percentile(novels, [25, 50, 75])
+    assert (float(band["low"]), float(band["score"]), float(band["high"])) == pytest.approx((q1, med, q3), abs=1e-12)
+    ranked = read_ranked(out, f"chronicle/boards/{board}.csv")
+    assert [(d["id"], d["score"], d["low"], d["high"]) for d in drawn if d["kind"] == "entrant"] == [
+        (r["entrant"], r["score"], r["ci_low"], r["ci_high"]) for r in ranked]
+    svg = (out / f"chronicle/boards/{board}/figure-human-band.svg").read_text(encoding="utf-8")
+    assert svg.count('aria-roledescription="point"') == 36 + len(ranked)
+    page = (out / f"chronicle/boards/{board}/index.html").read_text(encoding="utf-8")
+    assert 'id="figure-human-band"' in page
+    assert f"figure-band-{board}" in (out / "chronicle/reference/index.html").read_text(encoding="utf-8")
+
+
+def test_the_standings_compliance_figure_draws_the_headline_settings_with_their_standard_error(built_site):
+    out = built_site.out
+    drawn = read_csv(out / "nextchapter/figure-compliance.csv")[1]
+    headline = read_ranked(out, "nextchapter/standings.csv")
+    assert [(d["model"], d["effort"]) for d in drawn] == [(r["model"], r["effort"]) for r in headline]
+    for d, r in zip(drawn, headline):
+        c, se = float(r["compliance"]), float(r["compliance_se"])
+        assert (float(d["compliance"]), float(d["compliance_low"]), float(d["compliance_high"])) == (c, c - se, c + se)
+    svg = (out / "nextchapter/figure-compliance.svg").read_text(encoding="utf-8")
+    assert "rank" not in svg_texts(svg) and not shaded_ids(svg)  # compliance does not rank
+
+
+def test_a_change_to_a_module_the_chart_reaches_only_through_another_draws_it_again(monkeypatch):
+    """The board figures import the shared chart, which imports the rounding rule: a change to
+    the rule changes every board figure's cache key, though no figure module imports it."""
+    import inspect
+
+    from sitegen import figures, numbers
+    from sitegen.families import Figure
+    from sitegen.families.chronicle.figure import draw_length_board
+
+    fig = Figure("t/figure", [{"entrant": "a/b", "name": "A", "median_words": 1.0, "median_low": 0.5, "median_high": 2.0,
+                               "rank_best": 1, "rank_worst": 1}], draw_length_board, "", {}, "test")
+    before = figures.figure_key(fig)
+    real = inspect.getsource
+    monkeypatch.setattr(inspect, "getsource", lambda m: real(m) + ("\n# edited" if m is numbers else ""))
+    assert figures.figure_key(fig) != before
+
+
+def test_every_published_figure_spec_is_valid_vega_lite(built_site):
+    """The build does not validate its specs (the check costs as much as the drawing, and the
+    spec's shape is the drawing code's): every spec the demo publishes is validated here."""
+    import json
+
+    from altair.utils.schemapi import validate_jsonschema
+    from altair.vegalite.schema import core  # the installed Altair's own Vega-Lite schema
+
+    schema = core.load_schema()
+    specs = sorted(built_site.out.rglob("*.vl.json"))
+    assert len(specs) >= 17
+    for path in specs:
+        validate_jsonschema(json.loads(path.read_text(encoding="utf-8")), schema)
