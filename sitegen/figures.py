@@ -184,7 +184,7 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
         # process: once vl-convert has run here (a rebuild with a single figure to draw, in
         # `sitegen serve`), its runtime's threads do not survive a fork, and a forked worker
         # that calls it waits forever.
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        with ProcessPoolExecutor(max_workers=n, mp_context=_forkserver()) as pool:
             svg_jobs = {pool.submit(_draw, misses[i][0]): i for i in order}
             png_jobs: dict[Future, int] = {}
             drawn: dict[int, tuple[str, bytes]] = {}
@@ -216,6 +216,17 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
             _write_cache(cache_dir, key, r)
         out[fig.name] = r
     return out
+
+
+def _forkserver():
+    """The forkserver context, its server importing Altair (~0.5 s) before it forks a worker:
+    each worker then starts with it imported, once per process rather than once per worker
+    (and once per build in a process that builds many times). Importing Altair and vl_convert
+    starts no thread, so forking after it is safe; vl-convert's runtime starts in the worker,
+    at its first figure."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["altair", "vl_convert"])  # takes effect when the server starts
+    return ctx
 
 
 _ID = re.compile(r'\bid="([^"]+)"')

@@ -77,22 +77,6 @@ OUTPUTS_REL = "data/canonic/outputs.jsonl"
 BIBLES_DIR = "content/canonic/bibles"
 
 
-# --------------------------------------------------------------------------- running the suite
-#
-# The suite runs in parallel (pytest-xdist, one worker per core, pyproject.toml), each test file
-# on one worker, so that a file's module fixtures (the mutation corpus, a built site) are made
-# once. Files are handed out in the order collected: the longest go first, so that no worker
-# is left with a long file at the end while the others are idle.
-
-LONGEST_FIRST = ("test_mutations.py", "test_incremental.py", "test_input_files.py", "test_axe.py", "test_tables.py",
-                 "test_verify.py", "test_canonic_contract.py", "test_xss_corpus.py", "test_build.py", "test_atomic.py")
-
-
-def pytest_collection_modifyitems(items: list) -> None:
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
-
-
 # --------------------------------------------------------------------------- copying a site
 
 

@@ -383,6 +383,9 @@ def _call_marked(flag: list, fn, *args):
         flag.pop()
 
 
+RECORD_CACHE_SIZE = 100_000  # validated records kept per worker, the oldest dropped first
+
+
 def memoize_intake() -> None:
     """Reuse the intake of the files a mutant did not touch.
 
@@ -396,7 +399,8 @@ def memoize_intake() -> None:
     - sitegen.load.parse_chunk: the records of a chunk, from its bytes;
     - sitegen.contract.validate_many: the models of a list of records, from those records
       (the very objects the parse memo returned, kept alive by the cache so their identity
-      cannot be reused).
+      cannot be reused); and below that, each record's model and problems from its line and
+      its exact JSON, so that in a mutated file only the mutated record is validated again.
 
     Lists handed out are copies (callers extend them); records and models are not mutated by
     their consumers (the models are frozen). A renamed function is simply not memoized:
@@ -406,7 +410,7 @@ def memoize_intake() -> None:
 
     map_original, parse_original = load_mod.map_chunks, load_mod.parse_chunk
     validate_original = contract_mod.validate_many
-    chunk_cache, parse_cache, model_cache = _Lru(6), _Lru(8), _Lru(8)
+    chunk_cache, parse_cache, model_cache, record_cache = _Lru(6), _Lru(8), _Lru(8), OrderedDict()
     inside_map = []  # set while a chunk function runs: its own parse is cached one level up
 
 
@@ -432,8 +436,33 @@ def memoize_intake() -> None:
         if inside_map:
             return validate_original(adapter, records, rel)
         key = (id(adapter), rel, tuple(id(r) for r in records))
-        _kept_alive, (values, problems) = model_cache.get_or(key, lambda: (list(records), validate_original(adapter, records, rel)))
+        _kept_alive, (values, problems) = model_cache.get_or(key, lambda: (list(records), by_record(adapter, records, rel)))
         return list(values), list(problems)
+
+    def by_record(adapter, records, rel):
+        """validate_many, each record looked up by its line and its exact JSON (a mutant
+        changes one record of a file: the others are validated once per worker, not once
+        per mutant). The same models and problems, in record order."""
+        keys = [(id(adapter), rel, r.line, json.dumps(r.value, ensure_ascii=False)) for r in records]
+        found = {k: record_cache[k] for k in keys if k in record_cache}
+        todo = [(r, k) for r, k in zip(records, keys) if k not in found]
+        if todo:
+            # The list adapters validate each element on its own (list[Model], no list-level
+            # rule), so a subset validates as it would within the whole file.
+            values, problems = validate_original(adapter, [r for r, _ in todo], rel)
+            bad = {p.line for p in problems}
+            good = iter(values)
+            for r, k in todo:
+                found[k] = record_cache[k] = (None if r.line in bad else next(good), [p for p in problems if p.line == r.line])
+        while len(record_cache) > RECORD_CACHE_SIZE:
+            record_cache.popitem(last=False)
+        out_values, out_problems = [], []
+        for k in keys:
+            value, probs = found[k]
+            if value is not None:
+                out_values.append(value)
+            out_problems.extend(probs)
+        return out_values, out_problems
 
     _replace_everywhere(map_original, map_chunks)
     _replace_everywhere(parse_original, parse_chunk)

@@ -45,11 +45,29 @@ def assert_same_as_cold(root: Path, out: Path, tmp: Path) -> None:
     assert tree(out) == tree(cold)
 
 
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory, built_site) -> tuple[Path, Path]:
+    """The demo with its figure cache, built once into site/../out (cache warm)."""
+    base = tmp_path_factory.mktemp("incremental")
+    root = copy_site(base / "site", cache_from=built_site.root)
+    build(load_config(root), base / "out")
+    return root, base / "out"
+
+
 @pytest.fixture
-def site(tmp_path, built_site) -> Path:
-    """A copy of the demo with its figure cache, built once into site/../out (cache warm)."""
-    root = copy_site(tmp_path / "site", cache_from=built_site.root)
-    build(load_config(root), tmp_path / "out")
+def site(tmp_path, built_once) -> Path:
+    """A copy of `built_once` at site/ and out/: the site with its whole cache, the output with
+    its modes, and the cache's record of which build out/ holds moved to the new out/. That is
+    the state building the copy here would leave (builds do not depend on where they run:
+    tests/test_reproducible.py), at the cost of a copy instead of a build per test."""
+    src_root, src_out = built_once
+    root, out = tmp_path / "site", tmp_path / "out"
+    shutil.copytree(src_root, root, symlinks=True)
+    shutil.copytree(src_out, out, symlinks=True)
+    records_path = root / incremental.CACHE_DIR / "builds.json"
+    records = json.loads(records_path.read_text(encoding="utf-8"))
+    records = {str(out.resolve()): records[str(src_out.resolve())]}
+    records_path.write_text(json.dumps(records, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     return root
 
 
