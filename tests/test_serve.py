@@ -160,12 +160,28 @@ class Lines:
         return "".join(self.seen)
 
 
+def as_from_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C delivered and handled as a shell starts a command,
+    whatever this test process inherited or blocked."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def signal_state(pid: int) -> str:
+    """The kernel's view of a process's signals (blocked, ignored, caught masks), for a failure."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return "no /proc status"
+    return "; ".join(line for line in status.splitlines() if line.startswith(("State", "SigBlk", "SigIgn", "SigCgt", "Threads")))
+
+
 def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_responses(site, tmp_path):
     out = tmp_path / "out"
     command = [sys.executable, "-m", "sitegen", "serve", "--root", str(site), "--out", str(out), "--port", "0"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"}) as proc:
-        stdout = Lines(proc.stdout)
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"}, preexec_fn=as_from_a_terminal) as proc:
+        stdout, errors = Lines(proc.stdout), Lines(proc.stderr)  # both read as they come: a full pipe would stall the server
         try:
             url = stdout.wait_for(r"at (http://127\.0\.0\.1:\d+/) ").group(1)
 
@@ -197,9 +213,10 @@ def test_serve_sends_the_netlify_headers_and_adds_the_reload_script_only_to_resp
             try:
                 proc.wait(timeout=REQUEST_SECONDS)
             except subprocess.TimeoutExpired:
+                state = signal_state(proc.pid)
                 proc.kill()
-                raise
-        stderr, printed = proc.stderr.read(), stdout.rest()
+                raise AssertionError(f"serve did not stop on Ctrl-C ({state}); stderr: {errors.rest()[-2000:]!r}") from None
+        stderr, printed = errors.rest(), stdout.rest()
     assert proc.returncode == 0, stderr
     assert printed.endswith("stopped\n")
     assert "Traceback" not in stderr and "building:" not in stderr  # stderr is a pipe: no progress line
