@@ -23,6 +23,7 @@ from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 from sitegen.errors import Problem
+from sitegen.interval_chart import rank_text
 from sitegen.load import MarkdownDoc
 from sitegen.numbers import display
 
@@ -290,10 +291,8 @@ def place_figures(html: str, drawn: dict) -> str:
 
 def rank_range(row) -> str:
     """A ranked row's rank range as shown: "1–4" (en dash), or "3" when best and worst agree;
-    "–" for a row with no rank."""
-    if row.rank_best is None:
-        return "–"
-    return str(row.rank_best) if row.rank_best == row.rank_worst else f"{row.rank_best}–{row.rank_worst}"
+    "–" for a row with no rank. The board figures write it the same way (one function)."""
+    return rank_text(row.rank_best, row.rank_worst)
 
 
 def environment(templates_dir: Path) -> jinja2.Environment:
