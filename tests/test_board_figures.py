@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sitegen.interval_chart import axis_title, fitted_axis
 
 from test_ranks import TABLES, read_ranked, shown_range
-from test_site import read_csv
+from test_site import read_csv, svg_texts
 
 # Ranked table (its CSV) -> its figure's stem, and the figure's columns for id, value, low, high.
 FIGURES = {
@@ -31,11 +31,6 @@ FIGURES = {
     "chronicle/boards/voluntary.csv": ("chronicle/boards/voluntary/figure", "entrant", "median_words", "median_low", "median_high"),
     "nextchapter/standings.csv": ("nextchapter/figure-craft", "model", "craft", "craft_low", "craft_high"),
 }
-
-
-def svg_texts(svg: str) -> list[str]:
-    """The text of every text element, in document order."""
-    return [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
 
 
 def shaded_ids(svg: str) -> list[str]:

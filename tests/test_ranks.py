@@ -171,13 +171,17 @@ TABLES = ranked_tables()
 def read_rows(out: Path, rel: str) -> list[dict]:
     """A ranked table's rows in file order, one per entrant: in the standings a model's first
     row, its headline where it has one (the settings beneath it are variants, never ranked)."""
-    _, rows = read_csv(out / rel)
-    if rel == "nextchapter/standings.csv":
-        per_model: dict[str, dict] = {}
-        for r in rows:
-            per_model.setdefault(r["model"], r)
-        rows = list(per_model.values())
-    return rows
+    return one_per_entrant(rel, read_csv(out / rel)[1])
+
+
+def one_per_entrant(rel: str, rows: list[dict]) -> list[dict]:
+    """The standings list a model's settings beneath its headline; the table shows one row each."""
+    if rel != "nextchapter/standings.csv":
+        return rows
+    first: dict[str, dict] = {}
+    for r in rows:
+        first.setdefault(r["model"], r)
+    return list(first.values())
 
 
 def read_ranked(out: Path, rel: str) -> list[dict]:

@@ -10,7 +10,7 @@ import io
 import itertools
 import re
 
-from test_ranks import TABLES, brute_force, interval, overlap, shown_range
+from test_ranks import TABLES, brute_force, interval, one_per_entrant, overlap, shown_range
 
 from .conftest import visit
 
@@ -38,16 +38,6 @@ def download(page, rel_csv: str) -> list[dict]:
     response = page.request.get(url)
     assert response.status == 200, url
     return list(csv.DictReader(io.StringIO(response.text())))
-
-
-def one_per_entrant(rel: str, rows: list[dict]) -> list[dict]:
-    """The standings list a model's settings beneath its headline; the table shows one row each."""
-    if rel != "nextchapter/standings.csv":
-        return rows
-    first: dict[str, dict] = {}
-    for r in rows:
-        first.setdefault(r["model"], r)
-    return list(first.values())
 
 
 def test_every_ranked_table_shows_the_pairwise_ranks_of_its_download_in_score_order(new_page, site_server):
