@@ -1,6 +1,6 @@
 """The build, stage by stage. This is the only module that knows the order:
 
-    load -> validate -> store -> compute -> render -> figures -> write -> manifest -> verify -> swap
+    load -> validate -> store -> compute -> render -> write -> figures -> index -> manifest -> verify -> swap
 
 (STAGES below, the names on_stage reports.) Each stage hands a typed result to the next.
 Nothing is written to the output directory until every page has rendered: files go to a
@@ -37,7 +37,7 @@ from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes,
 CACHE_DIR = incremental.CACHE_DIR
 
 # The stages, in the order build() runs them and reports them to on_stage.
-STAGES = ("load", "validate", "store", "compute", "render", "figures", "write", "manifest", "verify", "swap")
+STAGES = ("load", "validate", "store", "compute", "render", "write", "figures", "index", "manifest", "verify", "swap")
 # Also timed in BuildResult.seconds, though not stages (nothing can fail there that loses
 # output): hashing the inputs and answering a no-op before them, saving cache entries after.
 KEY_STEP, SAVE_STEP = incremental.KEY_STEP, incremental.SAVE_STEP
@@ -397,6 +397,43 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     }
 
 
+def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, str], outputs: dict[str, Outputs]) -> list[str]:
+    """Write every page that shows no figure, every table, figure's data, raw record, family
+    file and asset: all that is ready while the figures are drawn. Returns the pages left."""
+    showing = []
+    for path in sorted(html):
+        if render.shows_figures(html[path]):
+            showing.append(path)
+        else:
+            writer.write_text(path, html[path])
+    for o in outputs.values():
+        for tbl in o.tables:
+            for rel, data in publish.table_files(tbl).items():
+                writer.write(rel, data)
+        for fig in o.figures:
+            writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
+        for rel in o.raw_files:
+            writer.write(f"raw/{rel}", input_bytes(root, root / rel))
+        for rel, data in sorted(o.files.items()):
+            writer.write(rel, data)
+    for p in _assets(root):
+        writer.write(rel_path(root, p), input_bytes(root, p))
+    return showing
+
+
+def _write_figures(writer: publish.Writer, html: dict[str, str], showing: list[str], outputs: dict[str, Outputs],
+                   drawn: dict[str, figures_mod.Rendered]) -> None:
+    """Write each figure's SVG, PNG and Vega-Lite spec, and the pages that show them."""
+    for o in outputs.values():
+        for fig in o.figures:
+            r = drawn[fig.name]
+            writer.write_text(f"{fig.name}.svg", r.svg)
+            writer.write(f"{fig.name}.png", r.png)
+            writer.write(f"{fig.name}.vl.json", r.spec)
+    for path in showing:
+        writer.write_text(path, render.place_figures(html[path], drawn))
+
+
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
           on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
@@ -459,9 +496,9 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     numbers.check_finite({fid: outputs[fid] for fid in results})
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
-    # The figures are drawn in worker processes meanwhile; the figures stage waits for them.
-    # Without the cache not even the figure cache is read: a build from scratch (`verify
-    # --source`) draws every figure itself.
+    # The figures are drawn in worker processes meanwhile, and while everything that does not
+    # show a figure is written; the figures stage waits for them. Without the cache not even
+    # the figure cache is read: a build from scratch (`verify --source`) draws every figure itself.
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates")
@@ -470,50 +507,33 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")})
             render_keys = RenderKeys(store_, keys, templates)
         html = _render(config, intake.docs, outputs, env, render_keys, full)
-        stage("figures")
-        drawn = drawing.finish(on_figure)
+        stage("write")
+        writer = publish.Writer(Path(out_dir))
+        try:
+            showing = _write_all_but_figures(writer, root, html, outputs)
+            stage("figures")
+            drawn = drawing.finish(on_figure)
+            _write_figures(writer, html, showing, outputs, drawn)
+            # last: the downloads page and SHA256SUMS list the bytes of everything written above
+            stage("index")
+            site = _site_context(config, outputs)
+            index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
+            stage("manifest")
+            manifest = _manifest(intake.loaded, outputs, writer.files, config)
+            manifest_bytes = publish.json_bytes(manifest)
+            writer.write("manifest.json", manifest_bytes)
+            stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
+            # Every input has been read by now: hash them again meanwhile, to check none changed.
+            if store_ is not None:
+                inputs_after = incremental.digest_inputs_later(root)
+            site_files.check_staged(writer.staging, manifest)
+            stage("swap")
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
     except BaseException:
         drawing.cancel()
-        raise
-    html = {path: render.place_figures(text, drawn) for path, text in html.items()}
-
-    stage("write")
-    writer = publish.Writer(Path(out_dir))
-    try:
-        for path in sorted(html):
-            writer.write_text(path, html[path])
-        for o in outputs.values():
-            for tbl in o.tables:
-                for rel, data in publish.table_files(tbl).items():
-                    writer.write(rel, data)
-            for fig in o.figures:
-                r = drawn[fig.name]
-                writer.write_text(f"{fig.name}.svg", r.svg)
-                writer.write(f"{fig.name}.png", r.png)
-                writer.write(f"{fig.name}.vl.json", r.spec)
-                writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
-            for rel in o.raw_files:
-                writer.write(f"raw/{rel}", input_bytes(root, root / rel))
-            for rel, data in sorted(o.files.items()):
-                writer.write(rel, data)
-        for p in _assets(root):
-            writer.write(rel_path(root, p), input_bytes(root, p))
-        # last: the downloads page and SHA256SUMS list the bytes of everything written above
-        site = _site_context(config, outputs)
-        index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
-        stage("manifest")
-        manifest = _manifest(intake.loaded, outputs, writer.files, config)
-        manifest_bytes = publish.json_bytes(manifest)
-        writer.write("manifest.json", manifest_bytes)
-        stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
-        # Every input has been read by now: hash them again meanwhile, to check none changed.
-        if store_ is not None:
-            inputs_after = incremental.digest_inputs_later(root)
-        site_files.check_staged(writer.staging, manifest)
-        stage("swap")
-        writer.commit()
-    except BaseException:
-        writer.abort()
         raise
     stage(None)
     result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock, warnings=warnings)

@@ -279,6 +279,11 @@ def inline_figure(name: str) -> Markup:
     return Markup(FIGURE_MARK.format(name=name))
 
 
+def shows_figures(html: str) -> bool:
+    """Whether a rendered page has a figure to place (it waits for the figures to be drawn)."""
+    return _FIGURE_MARK.search(html) is not None
+
+
 def place_figures(html: str, drawn: dict) -> str:
     from sitegen.figures import inline_svg
 

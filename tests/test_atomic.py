@@ -29,7 +29,7 @@ from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, find_cell_line, has
 
 # Every stage build() reports through on_stage, written out here rather than imported so that a
 # renamed or dropped stage fails this file (tests/test_build.py checks the order).
-STAGES = ["load", "validate", "store", "compute", "render", "figures", "write", "manifest", "verify", "swap"]
+STAGES = ["load", "validate", "store", "compute", "render", "write", "figures", "index", "manifest", "verify", "swap"]
 
 
 class Injected(Exception):

@@ -15,7 +15,7 @@ from sitegen.errors import InputError
 from conftest import copy_site, hash_tree, leftovers_beside, run_cli
 
 # The stage names build() reports through on_stage, in order (see sitegen/build.py).
-STAGES = ["load", "validate", "store", "compute", "render", "figures", "write", "manifest", "verify", "swap"]
+STAGES = ["load", "validate", "store", "compute", "render", "write", "figures", "index", "manifest", "verify", "swap"]
 
 
 def fake_previous_site(out) -> dict[str, str]:
