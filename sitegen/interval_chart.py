@@ -30,6 +30,9 @@ FIRST_OPACITY = 0.12
 # Past this many rows a rank written beside each row costs a text mark each and reads as a
 # column of numbers nobody can follow; the data table and the CSV carry it instead.
 RANK_TEXT_ROWS = 80
+# The Vega-Lite version the specs are written for: the one vl-convert renders and the other
+# figures' Altair declares (tests/test_board_figures.py checks that they agree).
+VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
 
 
 def rank_text(best: int | None, worst: int | None) -> str:
@@ -44,7 +47,7 @@ def fitted_axis(lows: Sequence[float], highs: Sequence[float], bounds: tuple[flo
     step of 1, 2, 5, 10, ... chosen from the data's span), never past the measure's own bounds."""
     lo, hi = min(lows), max(highs)
     span = hi - lo
-    if span <= 0:
+    if span <= 1e-6 * max(abs(lo), abs(hi), 1.0):  # one value, or a width below any digit a page shows
         span = max(abs(hi), 1.0)
     raw = span / 6
     magnitude = 10 ** math.floor(math.log10(raw))
@@ -76,53 +79,63 @@ def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: 
                    measure: str, bounds: tuple[float, float] | None, title: str | None = None, ranked: bool = True) -> dict:
     """A Vega-Lite spec for ROWS (already in the table's order; when `ranked`, each with
     rank_best and rank_worst). `measure` names the value and its interval for the axis;
-    `bounds` is the measure's own scale (0-100 for a score), or None for an open one."""
-    import altair as alt  # late: ~0.5 s to import, paid only when the SVG is not cached
+    `bounds` is the measure's own scale (0-100 for a score), or None for an open one.
 
+    Written as the Vega-Lite JSON itself rather than through Altair: Altair's chart objects
+    copy and check every layer as they are combined, ~0.09 s a board, more than drawing it.
+    The tests validate every published spec against the Vega-Lite schema instead
+    (tests/test_board_figures.py)."""
     order = [r[id_field] for r in rows]
     names = {r[id_field]: r[label_field] for r in rows}
     ranks = {r[id_field]: rank_text(r["rank_best"], r["rank_worst"]) for r in rows} if ranked else {}
     domain, ticks = fitted_axis([r[low] for r in rows], [r[high] for r in rows], bounds) if rows else ((0.0, 1.0), [0.0, 1.0])
-    scale = alt.Scale(domain=list(domain), zero=False, nice=False)
-    y = alt.Y("id:N", sort=order, title=None, scale=alt.Scale(domain=order),
-              axis=alt.Axis(labelLimit=0, labelExpr=label_expr(names), labelFontSize=FONT_SIZE, ticks=False, domain=False))
+
+    def x(field: str, **more) -> dict:
+        return {"field": field, "scale": {"domain": list(domain), "nice": False, "zero": False}, "type": "quantitative", **more}
+
+    def y(**more) -> dict:
+        return {"field": "id", "scale": {"domain": list(order)}, "sort": list(order), "type": "nominal", **more}
+
+    names_axis = {"axis": {"domain": False, "labelExpr": label_expr(names), "labelFontSize": FONT_SIZE, "labelLimit": 0,
+                           "ticks": False}, "title": None}
     # Ranked, the names' axis is drawn by one layer only: the axes are independent, so that the
     # ranks can have their own, and each layer with an axis would draw it again.
-    base = alt.Chart(alt.NamedData(name="rows")).encode(
-        y=alt.Y("id:N", sort=order, scale=alt.Scale(domain=order), axis=None) if ranked else y)
+    other_y = y(axis=None) if ranked else y(**names_axis)
     # The shading spans the plot's width, behind the marks.
-    first = base.transform_filter("datum.rank_best == 1").mark_rect(color=FIRST_FILL, opacity=FIRST_OPACITY).encode(
-        x=alt.value(0), x2=alt.value("width"))
-    rule = base.mark_rule(strokeWidth=2.5, color=INTERVAL).encode(
-        y=y,
-        x=alt.X("low:Q", scale=scale, title=axis_title(measure, domain, bounds),
-                axis=alt.Axis(values=ticks, labelFontSize=FONT_SIZE, titleFontSize=FONT_SIZE, titleFontWeight="normal", grid=True)),
-        x2="high:Q")
+    first = {"mark": {"type": "rect", "color": FIRST_FILL, "opacity": FIRST_OPACITY},
+             "encoding": {"x": {"value": 0}, "x2": {"value": "width"}, "y": other_y},
+             "transform": [{"filter": "datum.rank_best == 1"}]}
+    rule = {"mark": {"type": "rule", "color": INTERVAL, "strokeWidth": 2.5},
+            "encoding": {"x": x("low", axis={"grid": True, "labelFontSize": FONT_SIZE, "titleFontSize": FONT_SIZE,
+                                             "titleFontWeight": "normal", "values": list(ticks)},
+                                title=axis_title(measure, domain, bounds)),
+                         "x2": {"field": "high"}, "y": y(**names_axis)}}
     # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
-    point = base.mark_point(filled=True, size=60, color=POINT, opacity=1).encode(x=alt.X("value:Q", scale=scale))
+    point = {"mark": {"type": "point", "color": POINT, "filled": True, "opacity": 1, "size": 60},
+             "encoding": {"x": x("value"), "y": other_y}}
     layers = [first, rule, point] if ranked else [rule, point]
     if ranked and len(rows) <= RANK_TEXT_ROWS:
         # The rank range, on a second axis at the right of the plot, headed like the table.
-        layers.append(base.mark_tick(opacity=0).encode(
-            y=alt.Y("id:N", sort=order, title="rank", scale=alt.Scale(domain=order),
-                    axis=alt.Axis(orient="right", labelExpr=label_expr(ranks), labelFontSize=FONT_SIZE, ticks=False, domain=False,
-                                  titleAngle=0, titleAnchor="start", titleAlign="left", titleBaseline="bottom",
-                                  titleY=-6, titleX=6, titleFontSize=FONT_SIZE, titleFontWeight="normal", labelPadding=6)),
-            x=alt.X("value:Q", scale=scale)))
-    # Independent: the names on the left, the ranks on the right, one scale for both.
-    chart = alt.layer(*layers)
-    if ranked:
-        chart = chart.resolve_axis(y="independent")
-    chart = chart.properties(
-        width=WIDTH, height=alt.Step(ROW_STEP),
-        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
-    )
+        layers.append({"mark": {"type": "tick", "opacity": 0}, "encoding": {"x": x("value"), "y": y(
+            axis={"domain": False, "labelExpr": label_expr(ranks), "labelFontSize": FONT_SIZE, "labelPadding": 6,
+                  "orient": "right", "ticks": False, "titleAlign": "left", "titleAnchor": "start", "titleAngle": 0,
+                  "titleBaseline": "bottom", "titleFontSize": FONT_SIZE, "titleFontWeight": "normal", "titleX": 6,
+                  "titleY": -6},
+            title="rank")}})
+    spec = {
+        "$schema": VEGA_LITE_SCHEMA,
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
+        "layer": layers,
+        "autosize": {"contains": "padding", "type": "fit-x"},
+        "data": {"name": "rows"},
+        "height": {"step": ROW_STEP},
+        "width": WIDTH,
+    }
+    if ranked:  # independent: the names on the left, the ranks on the right, one scale for both
+        spec["resolve"] = {"axis": {"y": "independent"}}
     if title:
-        chart = chart.properties(title=alt.TitleParams(title, anchor="start", fontSize=FONT_SIZE + 1))
-    # Not validated against the Vega-Lite schema here: the check costs as much as drawing the
-    # chart, and the spec's shape is this code's, not the data's, so the tests validate every
-    # published spec instead (tests/test_board_figures.py). The rows go in as a named dataset.
-    spec = chart.configure_view(stroke=None).configure(font="sans-serif").to_dict(validate=False)
+        spec["title"] = {"text": title, "anchor": "start", "fontSize": FONT_SIZE + 1}
+    # The rows go in as a named dataset.
     spec["datasets"] = {"rows": [{"id": r[id_field], "value": r[value], "low": r[low], "high": r[high],
                                   "rank_best": r["rank_best"] if ranked else None} for r in rows]}
     return spec

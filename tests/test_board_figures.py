@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sitegen.interval_chart import axis_title, fitted_axis
@@ -87,9 +87,10 @@ def test_a_board_figures_axis_holds_every_interval_and_says_where_it_starts(buil
     assert (hi - lo) / (b - a) > 0.6, (rel, a, b, lo, hi)
 
 
-# Interval half-widths from none at all to 30 points; a score's interval is never narrower than
-# a millionth of a point unless it is a single value.
-@given(st.lists(st.tuples(st.floats(0, 100), st.one_of(st.just(0.0), st.floats(1e-6, 30))), min_size=1, max_size=30))
+# Interval half-widths from none at all to 30 points, a width of 1e-131 included: a span below a
+# millionth of the values (below any digit a page shows) is drawn as a single value is.
+@given(st.lists(st.tuples(st.floats(0, 100), st.floats(0, 30)), min_size=1, max_size=30))
+@example(pairs=[(0.0, 2.0106013076043888e-131)])
 def test_the_fitted_axis_holds_every_interval_on_round_ticks_inside_the_scale(pairs):
     lows = [max(0.0, c - w) for c, w in pairs]
     highs = [min(100.0, c + w) for c, w in pairs]
@@ -174,3 +175,13 @@ def test_every_published_figure_spec_is_valid_vega_lite(built_site):
     assert len(specs) >= 17
     for path in specs:
         validate_jsonschema(json.loads(path.read_text(encoding="utf-8")), schema)
+
+
+def test_the_hand_written_specs_declare_the_vega_lite_of_the_installed_altair():
+    """The board charts are written as Vega-Lite JSON (no Altair); they must declare the version
+    the other figures' Altair writes, so every published spec names one Vega-Lite."""
+    import altair as alt
+
+    from sitegen.interval_chart import VEGA_LITE_SCHEMA
+
+    assert VEGA_LITE_SCHEMA == alt.SCHEMA_URL

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from sitegen.interval_chart import FONT_SIZE, INTERVAL, POINT, ROW_STEP, WIDTH, fitted_axis, axis_title, interval_chart
+from sitegen.interval_chart import (FONT_SIZE, INTERVAL, POINT, ROW_STEP, VEGA_LITE_SCHEMA, WIDTH, axis_title, fitted_axis,
+                                    interval_chart)
 from sitegen.names import label_expr
 
 # Each with at least 3:1 contrast on the light and on the dark page (see sitegen/interval_chart.py).
@@ -29,9 +30,8 @@ def draw_length_board(data: list[dict]) -> dict:
 
 def draw_reference(data: list[dict]) -> dict:
     """Rows: kind "novel" (one per v1.1 novel), "band" (median, q1 and q3 of those novels) and
-    "entrant" (the board's ranked rows, in its order, with their intervals)."""
-    import altair as alt  # late: only when the SVG is not cached
-
+    "entrant" (the board's ranked rows, in its order, with their intervals). Written as the
+    Vega-Lite JSON itself, as the board chart is (sitegen/interval_chart.py says why)."""
     band = next(d for d in data if d["kind"] == "band")
     entrants = [d for d in data if d["kind"] == "entrant"]
     novels = [d for d in data if d["kind"] == "novel"]
@@ -39,25 +39,37 @@ def draw_reference(data: list[dict]) -> dict:
     labels = {HUMAN_ROW: band["name"], **{d["id"]: d["name"] for d in entrants}}
     values = [d["score"] for d in novels + entrants]
     domain, ticks = fitted_axis([*values, *(d["low"] for d in entrants)], [*values, *(d["high"] for d in entrants)], (0, 100))
-    scale = alt.Scale(domain=list(domain), zero=False, nice=False)
-    x_axis = alt.Axis(values=ticks, labelFontSize=FONT_SIZE, titleFontSize=FONT_SIZE, titleFontWeight="normal", grid=True)
-    y = alt.Y("row:N", sort=order, scale=alt.Scale(domain=order), title=None,
-              axis=alt.Axis(labelLimit=0, labelExpr=label_expr(labels), labelFontSize=FONT_SIZE, ticks=False, domain=False))
-    src = alt.Chart(alt.NamedData(name="rows"))
+
+    def x(field: str, **more) -> dict:
+        return {"field": field, "scale": {"domain": list(domain), "nice": False, "zero": False}, "type": "quantitative", **more}
+
+    y = {"axis": {"domain": False, "labelExpr": label_expr(labels), "labelFontSize": FONT_SIZE, "labelLimit": 0, "ticks": False},
+         "field": "row", "scale": {"domain": list(order)}, "sort": list(order), "title": None, "type": "nominal"}
+
+    def kind(name: str) -> list:
+        return [{"filter": f"datum.kind == '{name}'"}]
+
     # The interquartile range, shaded over every row: each entrant is read against it.
-    shade = src.transform_filter("datum.kind == 'band'").mark_rect(color=BAND_FILL, opacity=BAND_OPACITY).encode(
-        x=alt.X("low:Q", scale=scale, title=axis_title("score (0-100)", domain, (0, 100)), axis=x_axis), x2="high:Q")
-    novel = src.transform_filter("datum.kind == 'novel'").mark_point(color=NOVEL, size=50, strokeWidth=1.5, opacity=1).encode(
-        x=alt.X("score:Q", scale=scale), y=y)
-    median = src.transform_filter("datum.kind == 'band'").mark_tick(color=MEDIAN, thickness=3, size=ROW_STEP - 4).encode(
-        x=alt.X("score:Q", scale=scale), y=y)
-    rule = src.transform_filter("datum.kind == 'entrant'").mark_rule(strokeWidth=2.5, color=INTERVAL).encode(
-        x=alt.X("low:Q", scale=scale), x2="high:Q", y=y)
-    point = src.transform_filter("datum.kind == 'entrant'").mark_point(filled=True, size=60, color=POINT, opacity=1).encode(
-        x=alt.X("score:Q", scale=scale), y=y)
-    chart = alt.layer(shade, novel, median, rule, point).properties(
-        width=WIDTH, height=alt.Step(ROW_STEP), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
-    ).configure_view(stroke=None).configure(font="sans-serif")
-    spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
-    spec["datasets"] = {"rows": [{**d, "row": HUMAN_ROW if d["kind"] != "entrant" else d["id"]} for d in data]}
-    return spec
+    shade = {"mark": {"type": "rect", "color": BAND_FILL, "opacity": BAND_OPACITY}, "transform": kind("band"),
+             "encoding": {"x": x("low", axis={"grid": True, "labelFontSize": FONT_SIZE, "titleFontSize": FONT_SIZE,
+                                              "titleFontWeight": "normal", "values": list(ticks)},
+                                 title=axis_title("score (0-100)", domain, (0, 100))),
+                          "x2": {"field": "high"}}}
+    novel = {"mark": {"type": "point", "color": NOVEL, "opacity": 1, "size": 50, "strokeWidth": 1.5}, "transform": kind("novel"),
+             "encoding": {"x": x("score"), "y": y}}
+    median = {"mark": {"type": "tick", "color": MEDIAN, "size": ROW_STEP - 4, "thickness": 3}, "transform": kind("band"),
+              "encoding": {"x": x("score"), "y": y}}
+    rule = {"mark": {"type": "rule", "color": INTERVAL, "strokeWidth": 2.5}, "transform": kind("entrant"),
+            "encoding": {"x": x("low"), "x2": {"field": "high"}, "y": y}}
+    point = {"mark": {"type": "point", "color": POINT, "filled": True, "opacity": 1, "size": 60}, "transform": kind("entrant"),
+             "encoding": {"x": x("score"), "y": y}}
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
+        "layer": [shade, novel, median, rule, point],
+        "autosize": {"contains": "padding", "type": "fit-x"},
+        "data": {"name": "rows"},
+        "height": {"step": ROW_STEP},
+        "width": WIDTH,
+        "datasets": {"rows": [{**d, "row": HUMAN_ROW if d["kind"] != "entrant" else d["id"]} for d in data]},
+    }
