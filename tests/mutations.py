@@ -400,7 +400,8 @@ def memoize_intake() -> None:
     - sitegen.contract.validate_many: the models of a list of records, from those records
       (the very objects the parse memo returned, kept alive by the cache so their identity
       cannot be reused); and below that, each record's model and problems from its line and
-      its exact JSON, so that in a mutated file only the mutated record is validated again.
+      its exact JSON, so that in a mutated file only the mutated record is validated again
+      (inside a chunk function too, whose chunk memo misses for the mutated chunk).
 
     Lists handed out are copies (callers extend them); records and models are not mutated by
     their consumers (the models are frozen). A renamed function is simply not memoized:
@@ -433,8 +434,9 @@ def memoize_intake() -> None:
         return list(records), list(problems)
 
     def validate_many(adapter, records, rel):
-        if inside_map:
-            return validate_original(adapter, records, rel)
+        if inside_map:  # the chunk's function missed (its chunk is the mutated one): by record
+            values, problems = by_record(adapter, records, rel)
+            return values, problems
         key = (id(adapter), rel, tuple(id(r) for r in records))
         _kept_alive, (values, problems) = model_cache.get_or(key, lambda: (list(records), by_record(adapter, records, rel)))
         return list(values), list(problems)
