@@ -117,7 +117,8 @@ def _write_cache(cache_dir: Path, key: str, r: Rendered) -> None:
 
 class Drawing:
     """render_all() running in a background thread from its creation, so that pages render while
-    the figures are drawn; finish() waits for it, cancel() stops what has not started."""
+    the figures are drawn; finish() waits for it, cancel() stops what has not started and waits
+    for the rest."""
 
     def __init__(self, figures: list[Figure], cache_dir: Path | None):
         self._lock = threading.Lock()
@@ -152,8 +153,12 @@ class Drawing:
         return self._result
 
     def cancel(self) -> None:
-        """No more figures are started (at most one per worker finishes); returns at once."""
+        """No more figures are started; returns once the figures being drawn (at most one per
+        worker) are done and the workers have exited. A build that fails while figures are
+        drawn (a page refused as it is written, Ctrl-C) then says only why it failed: a worker
+        still starting when the process exits finds its pool gone and prints a traceback."""
         self._stop.set()
+        self._thread.join()
 
 
 def render_all(figures: list[Figure], cache_dir: Path | None,
