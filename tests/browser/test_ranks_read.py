@@ -94,3 +94,25 @@ def test_no_page_a_reader_opens_calls_rows_tied_unless_their_intervals_overlap(n
                 for first in matches:
                     assert all(overlap(a, b) for a, b in itertools.combinations(first.values(), 2)), (rel, sentence)
     assert claims >= 10, claims
+
+
+# A common phone screen, in CSS pixels.
+PHONE = (390, 844)
+
+
+def test_on_a_phone_every_boards_first_row_is_on_the_first_screen(browser, site_server):
+    """The result first: on a 390 x 844 screen, each ranked table's first row is in view on
+    arrival, below the navigation and the title; how the board is read comes after it."""
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
+    try:
+        page = context.new_page()
+        late = []
+        for rel in sorted({t["page"] for t in TABLES.values()}):
+            visit(page, site_server.url(rel))
+            bottom = page.evaluate("""() => { const tr = document.querySelector("table.board tbody tr");
+                                             return tr.getBoundingClientRect().bottom + window.scrollY; }""")
+            if bottom > PHONE[1]:
+                late.append(f"{rel}: the first row ends {bottom:.0f} px down, on a {PHONE[1]} px screen")
+        assert not late, "\n".join(late)
+    finally:
+        context.close()
