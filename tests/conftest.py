@@ -37,33 +37,6 @@ settings.load_profile("sitegen")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-# --------------------------------------------------------------------------- the order files run in
-#
-# The tests run in two processes, each given whole files (pyproject.toml: -n 2 --dist loadfile,
-# in collection order). The files that take longest go first, so that the last minutes are
-# short files on both processes rather than one long file on one of them while the other idles.
-# Roughly longest first, as measured; a file missing here only runs later, never differently.
-LONGEST_FIRST = (
-    "test_incremental.py", "test_mutations.py", "test_input_files.py", "browser/test_xss_corpus.py",
-    "test_build.py", "test_canonic_contract.py", "browser/test_axe.py", "test_chronicle.py", "test_verify.py",
-    "browser/test_tables.py", "test_atomic.py", "test_semantic_faults.py", "test_evidence.py",
-    "browser/test_screenshots.py", "test_cache_differential.py",
-)
-
-
-def pytest_collection_modifyitems(session, config, items):
-    tests = Path(__file__).resolve().parent
-
-    def rank(item) -> int:
-        try:
-            rel = item.path.resolve().relative_to(tests).as_posix()
-        except ValueError:
-            return len(LONGEST_FIRST)
-        return LONGEST_FIRST.index(rel) if rel in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)  # stable: within a file, and among the files not listed, the order stays
-
-
 # --------------------------------------------------------------------------- waiting
 #
 # Every wait in the suite is one of these budgets times one scale. A budget is what a machine
