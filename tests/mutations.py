@@ -435,8 +435,7 @@ def memoize_intake() -> None:
 
     def validate_many(adapter, records, rel):
         if inside_map:  # the chunk's function missed (its chunk is the mutated one): by record
-            values, problems = by_record(adapter, records, rel)
-            return values, problems
+            return by_record(adapter, records, rel)
         key = (id(adapter), rel, tuple(id(r) for r in records))
         _kept_alive, (values, problems) = model_cache.get_or(key, lambda: (list(records), by_record(adapter, records, rel)))
         return list(values), list(problems)

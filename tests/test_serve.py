@@ -370,8 +370,8 @@ def test_sitegen_build_shows_progress_on_a_real_terminal(tmp_path):
     assert proc.returncode == 0
     text = shown.decode("utf-8")
     assert "building: load" in text and "building: render" in text
-    # The count as the figures stage finds it (drawn meanwhile: 0 to 3 of 3, however busy the
-    # machine), and 3/3 once they are all drawn.
-    assert re.search(r"building: figures [0-3]/3  ", text) and "building: figures 3/3  " in text
+    # The figure count ends at 3/3. Where it starts depends on how busy the machine is: the
+    # figures are drawn while pages are written, so the stage may begin with them all done.
+    assert "building: figures 3/3  " in text
     assert text.endswith("\r\x1b[K")
     assert stdout.decode().startswith("built ")
