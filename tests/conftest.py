@@ -37,52 +37,6 @@ settings.load_profile("sitegen")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-# --------------------------------------------------------------------------- where tests write
-#
-# The suite writes some gigabytes of site copies and outputs. On a disk mounted with online
-# discard, deleting them blocks the tests for minutes in all; in memory (tmpfs) it costs
-# nothing. So, unless --basetemp is given, the tests' temporary folders go under /dev/shm when
-# it has room for them (4 GiB free), in a folder named by this process and removed when the
-# session passes; a passed test's own folder is removed when it ends (pyproject.toml:
-# tmp_path_retention_policy = "failed"), so at most the module and session folders and the
-# failures accumulate. Elsewhere pytest's default (the system's temporary folder) is used.
-SHM = Path("/dev/shm")
-SHM_FREE_BYTES = 4 * 2**30
-SHM_PREFIX = "sitegen-tests-"
-
-
-def _shm_basetemp() -> Path | None:
-    try:
-        st = os.statvfs(SHM)
-    except OSError:
-        return None
-    if st.f_bavail * st.f_frsize < SHM_FREE_BYTES:
-        return None
-    for old in SHM.glob(SHM_PREFIX + "*"):  # left by a session that was killed
-        pid = old.name.removeprefix(SHM_PREFIX)
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-            shutil.rmtree(old, ignore_errors=True)
-    return SHM / f"{SHM_PREFIX}{os.getpid()}"
-
-
-def pytest_configure(config):
-    if hasattr(config, "workerinput") or config.option.basetemp:
-        return  # an xdist worker is given its folder by the controller; a given one is kept
-    basetemp = _shm_basetemp()
-    if basetemp is not None:
-        config.option.basetemp = str(basetemp)
-        config.stash[_SHM_KEY] = basetemp
-
-
-def pytest_sessionfinish(session, exitstatus):
-    basetemp = session.config.stash.get(_SHM_KEY, None)
-    if basetemp is not None and exitstatus == 0:
-        shutil.rmtree(basetemp, ignore_errors=True)
-
-
-_SHM_KEY = pytest.StashKey[Path]()
-
-
 # --------------------------------------------------------------------------- waiting
 #
 # Every wait in the suite is one of these budgets times one scale. A budget is what a machine
