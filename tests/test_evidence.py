@@ -703,7 +703,9 @@ def test_every_board_and_figure_carries_a_provenance_line(built_site, ref):
         board = markup.index('<table class="board">')
         provs = [m for m in re.finditer(r'<p class="prov">(.*?)</p>', markup, re.S)
                  if f"canonic/{d['id']}/board.csv" in {resolve(rel, h) for h in re.findall(r'href="([^"]+)"', m.group(1))}]
-        assert provs and provs[0].start() < board, rel  # stated above the table it describes
+        assert provs, rel
+        between = markup[markup.index("</table>", board):provs[0].start()]
+        assert re.fullmatch(r"</table>\s*</div>\s*", between), rel  # right below the table it describes
         check_provenance(out, rel, provs[0].group(1), artifacts[f"canonic/{d['id']}/board"])
 
 
