@@ -75,6 +75,32 @@ def axis_title(measure: str, domain: tuple[float, float], bounds: tuple[float, f
     return f"{measure}; axis from {_tick_text(domain[0])} to {_tick_text(domain[1])}, not from {_tick_text(floor)}"
 
 
+def quantitative(field: str, domain: tuple[float, float], **more) -> dict:
+    """An x encoding of FIELD on the fitted DOMAIN (no zero, no nicing: the ticks are chosen)."""
+    return {"field": field, "scale": {"domain": list(domain), "nice": False, "zero": False}, "type": "quantitative", **more}
+
+
+def value_axis(ticks: Sequence[float]) -> dict:
+    """The value axis of a board-width figure: its round ticks, at the labels' size, with a grid."""
+    return {"grid": True, "labelFontSize": FONT_SIZE, "titleFontSize": FONT_SIZE, "titleFontWeight": "normal", "values": list(ticks)}
+
+
+def layered_spec(layers: list[dict], rows: list[dict], **more) -> dict:
+    """The Vega-Lite spec around LAYERS that every board-width figure shares: the column's width,
+    one step per row, the rows as the named dataset "rows"."""
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
+        "layer": layers,
+        "autosize": {"contains": "padding", "type": "fit-x"},
+        "data": {"name": "rows"},
+        "height": {"step": ROW_STEP},
+        "width": WIDTH,
+        **more,
+        "datasets": {"rows": rows},
+    }
+
+
 def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: str, low: str, high: str,
                    measure: str, bounds: tuple[float, float] | None, title: str | None = None, ranked: bool = True) -> dict:
     """A Vega-Lite spec for ROWS (already in the table's order; when `ranked`, each with
@@ -91,7 +117,7 @@ def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: 
     domain, ticks = fitted_axis([r[low] for r in rows], [r[high] for r in rows], bounds) if rows else ((0.0, 1.0), [0.0, 1.0])
 
     def x(field: str, **more) -> dict:
-        return {"field": field, "scale": {"domain": list(domain), "nice": False, "zero": False}, "type": "quantitative", **more}
+        return quantitative(field, domain, **more)
 
     def y(**more) -> dict:
         return {"field": "id", "scale": {"domain": list(order)}, "sort": list(order), "type": "nominal", **more}
@@ -106,9 +132,7 @@ def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: 
              "encoding": {"x": {"value": 0}, "x2": {"value": "width"}, "y": other_y},
              "transform": [{"filter": "datum.rank_best == 1"}]}
     rule = {"mark": {"type": "rule", "color": INTERVAL, "strokeWidth": 2.5},
-            "encoding": {"x": x("low", axis={"grid": True, "labelFontSize": FONT_SIZE, "titleFontSize": FONT_SIZE,
-                                             "titleFontWeight": "normal", "values": list(ticks)},
-                                title=axis_title(measure, domain, bounds)),
+            "encoding": {"x": x("low", axis=value_axis(ticks), title=axis_title(measure, domain, bounds)),
                          "x2": {"field": "high"}, "y": y(**names_axis)}}
     # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
     point = {"mark": {"type": "point", "color": POINT, "filled": True, "opacity": 1, "size": 60},
@@ -122,20 +146,10 @@ def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: 
                   "titleBaseline": "bottom", "titleFontSize": FONT_SIZE, "titleFontWeight": "normal", "titleX": 6,
                   "titleY": -6},
             title="rank")}})
-    spec = {
-        "$schema": VEGA_LITE_SCHEMA,
-        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
-        "layer": layers,
-        "autosize": {"contains": "padding", "type": "fit-x"},
-        "data": {"name": "rows"},
-        "height": {"step": ROW_STEP},
-        "width": WIDTH,
-    }
+    more = {}
     if ranked:  # independent: the names on the left, the ranks on the right, one scale for both
-        spec["resolve"] = {"axis": {"y": "independent"}}
+        more["resolve"] = {"axis": {"y": "independent"}}
     if title:
-        spec["title"] = {"text": title, "anchor": "start", "fontSize": FONT_SIZE + 1}
-    # The rows go in as a named dataset.
-    spec["datasets"] = {"rows": [{"id": r[id_field], "value": r[value], "low": r[low], "high": r[high],
-                                  "rank_best": r["rank_best"] if ranked else None} for r in rows]}
-    return spec
+        more["title"] = {"text": title, "anchor": "start", "fontSize": FONT_SIZE + 1}
+    return layered_spec(layers, [{"id": r[id_field], "value": r[value], "low": r[low], "high": r[high],
+                                  "rank_best": r["rank_best"] if ranked else None} for r in rows], **more)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
-from sitegen.interval_chart import (FONT_SIZE, INTERVAL, POINT, ROW_STEP, VEGA_LITE_SCHEMA, WIDTH, axis_title, fitted_axis,
-                                    interval_chart)
+from sitegen.interval_chart import (FONT_SIZE, INTERVAL, POINT, ROW_STEP, axis_title, fitted_axis, interval_chart, layered_spec,
+                                    quantitative, value_axis)
 from sitegen.names import label_expr
 
 # Each with at least 3:1 contrast on the light and on the dark page (see sitegen/interval_chart.py).
@@ -41,7 +41,7 @@ def draw_reference(data: list[dict]) -> dict:
     domain, ticks = fitted_axis([*values, *(d["low"] for d in entrants)], [*values, *(d["high"] for d in entrants)], (0, 100))
 
     def x(field: str, **more) -> dict:
-        return {"field": field, "scale": {"domain": list(domain), "nice": False, "zero": False}, "type": "quantitative", **more}
+        return quantitative(field, domain, **more)
 
     y = {"axis": {"domain": False, "labelExpr": label_expr(labels), "labelFontSize": FONT_SIZE, "labelLimit": 0, "ticks": False},
          "field": "row", "scale": {"domain": list(order)}, "sort": list(order), "title": None, "type": "nominal"}
@@ -51,9 +51,7 @@ def draw_reference(data: list[dict]) -> dict:
 
     # The interquartile range, shaded over every row: each entrant is read against it.
     shade = {"mark": {"type": "rect", "color": BAND_FILL, "opacity": BAND_OPACITY}, "transform": kind("band"),
-             "encoding": {"x": x("low", axis={"grid": True, "labelFontSize": FONT_SIZE, "titleFontSize": FONT_SIZE,
-                                              "titleFontWeight": "normal", "values": list(ticks)},
-                                 title=axis_title("score (0-100)", domain, (0, 100))),
+             "encoding": {"x": x("low", axis=value_axis(ticks), title=axis_title("score (0-100)", domain, (0, 100))),
                           "x2": {"field": "high"}}}
     novel = {"mark": {"type": "point", "color": NOVEL, "opacity": 1, "size": 50, "strokeWidth": 1.5}, "transform": kind("novel"),
              "encoding": {"x": x("score"), "y": y}}
@@ -63,13 +61,5 @@ def draw_reference(data: list[dict]) -> dict:
             "encoding": {"x": x("low"), "x2": {"field": "high"}, "y": y}}
     point = {"mark": {"type": "point", "color": POINT, "filled": True, "opacity": 1, "size": 60}, "transform": kind("entrant"),
              "encoding": {"x": x("score"), "y": y}}
-    return {
-        "$schema": VEGA_LITE_SCHEMA,
-        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
-        "layer": [shade, novel, median, rule, point],
-        "autosize": {"contains": "padding", "type": "fit-x"},
-        "data": {"name": "rows"},
-        "height": {"step": ROW_STEP},
-        "width": WIDTH,
-        "datasets": {"rows": [{**d, "row": HUMAN_ROW if d["kind"] != "entrant" else d["id"]} for d in data]},
-    }
+    return layered_spec([shade, novel, median, rule, point],
+                        [{**d, "row": HUMAN_ROW if d["kind"] != "entrant" else d["id"]} for d in data])
