@@ -138,9 +138,9 @@ def validate(root: Path) -> None:
 def schema(root: Path, check: bool) -> None:
     """Write the JSON Schema of every artifact kind into schemas/."""
     from sitegen.contract import schema_documents, stale_schemas
-    from sitegen.families import FAMILIES
+    from sitegen.families import installed
 
-    kinds = {k: m for fam in FAMILIES.values() for k, m in fam.artifact_kinds().items()}
+    kinds = {k: m for fam in installed().values() for k, m in fam.artifact_kinds().items()}
     docs = schema_documents(kinds)
     target = root / "schemas"
     stale = stale_schemas(target, docs)

@@ -88,9 +88,9 @@ def load_config(root: Path | str = ".") -> SiteConfig:
         cfg = SiteConfig.model_validate({**table, "root": root}, strict=False)
     except ValidationError as exc:
         raise InputError(problems_from(exc, lambda loc: (CONFIG_FILE, None, ("tool", "sitegen", *loc)))) from None
-    from sitegen.families import FAMILIES  # late: the registry imports the families
+    from sitegen.families import installed  # late: discovering them imports the declarations
 
-    problems = _family_problems(cfg.families, sorted(FAMILIES))
+    problems = _family_problems(cfg.families, sorted(installed()))
     if problems:
         raise InputError(problems)
     return cfg

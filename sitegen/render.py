@@ -13,7 +13,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import jinja2
 import jinja2.meta
@@ -300,12 +300,14 @@ def rank_range(row) -> str:
     return rank_text(row.rank_best, row.rank_worst)
 
 
-def environment(templates_dir: Path) -> jinja2.Environment:
-    """The site's jinja2 environment. Compiled templates are not kept on disk between builds:
-    jinja2's bytecode cache is marshalled code, and whoever can write a cache folder could then
-    run code in the build (the build cache holds data only, see sitegen/incremental.py)."""
+def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2.Environment:
+    """The site's jinja2 environment: the site's templates/ first, then the templates a family
+    ships in its own package (a plug-in's pages need no copy in the site; a site overrides one
+    by writing a template of the same name). Compiled templates are not kept on disk between
+    builds: jinja2's bytecode cache is marshalled code, and whoever can write a cache folder
+    could then run code in the build (the build cache holds data only, see incremental.py)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs)]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

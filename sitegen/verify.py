@@ -31,7 +31,7 @@ from pathlib import Path
 from sitegen import numbers, publish
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
-from sitegen.families import FAMILIES
+from sitegen.families import installed
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
@@ -117,7 +117,7 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     is read from raw/, not taken from the manifest, so an edited manifest cannot switch
     recomputation off."""
     root = site / RAW_DIR
-    families = [fid for fid in FAMILIES if (root / "data" / fid).is_dir()]
+    families = [fid for fid in installed() if (root / "data" / fid).is_dir()]
     out = []
     claimed = manifest.get("families", [])
     if sorted(claimed) != sorted(families):
@@ -128,13 +128,13 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
 
     config = SiteConfig(root=root, families=families)
     loaded = Loaded()
-    inputs = {fid: FAMILIES[fid].load(root, loaded, config.limits) for fid in families}
+    inputs = {fid: installed()[fid].load(root, loaded, config.limits) for fid in families}
     if loaded.problems:
         return out + [f"raw records do not validate: {p}" for p in InputError(loaded.problems).problems]
     from sitegen.build import _compute  # the same computation a build runs
 
     results = _compute(config, inputs)
-    outputs = {fid: FAMILIES[fid].outputs(results[fid]) for fid in families}
+    outputs = {fid: installed()[fid].outputs(results[fid]) for fid in families}
     try:
         numbers.check_finite(outputs)  # a number that is not finite is published the same twice
     except InputError as e:

@@ -1,4 +1,4 @@
-"""The Family interface and the registry.
+"""The Family interface, and the families installed as plug-ins.
 
 A benchmark family plugs into the build's stages through five functions; the core never
 imports a family's internals, and `build.py` alone decides the order::
@@ -9,13 +9,20 @@ imports a family's internals, and `build.py` alone decides the order::
     outputs(results)             -> Outputs: pages, tables (CSV + JSON), figures, fragments,
                                     feed entries
 
-Adding a benchmark costs one package under families/ and its templates.
+A family is found as a plug-in: any installed distribution can register one under the
+`sitegen.families` entry-point group, its name the family's id, its object the family (or a
+`Registered` declaration of it, which imports the family on first use). The three built-in
+families register the same way, in this project's own pyproject.toml (families/builtin.py), so
+a team ships its family as a package of its own and names it in `[tool.sitegen] families`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Protocol
+
+from sitegen.errors import BuildError
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,10 @@ class Outputs:
     # Generated sections that authored markdown places with a `{{< name >}}` line:
     # name -> (template, context), rendered by the core like any page.
     fragments: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    # What the site home says about this family: title, link, one line, synthetic flag.
+    # What the site's navigation and home say about this family (templates/base.html,
+    # _family_nav.html, _results.html): id, title, href (its home, "canonic/"), line (one
+    # sentence), synthetic (a bool), nav ([(part, [(label, href)])], parts from home, boards,
+    # method, evidence, data) and result ({dated, date, boards: [{number, name, href, first}]}).
     summary: dict[str, Any] = field(default_factory=dict)
     # Input files published as they are under raw/, so `sitegen verify` can recompute from them.
     raw_files: list[str] = field(default_factory=list)
@@ -101,6 +111,9 @@ class Family(Protocol):
     # Markdown under this content/ folder is the family's own input (read and validated by its
     # load, rendered by its pages), not a plain page. None when it claims no content.
     content_dir: str | None
+    # Optional: a folder of templates shipped with the family's package, looked up after the
+    # site's templates/ (so a site overrides one by name). Absent or None: the site's only.
+    # templates: str | None
 
     def load(self, root, loaded, limits) -> Any: ...
     def store(self, db, inp) -> None: ...
@@ -152,11 +165,17 @@ class Registered:
     inputs: tuple[str, ...]
     content_dir: str | None
     module: str
+    templates: str | None = None
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):  # copy, pickle and dataclass machinery: not the family's
             raise AttributeError(name)
         return getattr(_import(self.module), name)
+
+
+def template_dirs(families) -> list[Path]:
+    """The template folders the given families ship (Family.templates), in the order given."""
+    return [Path(d) for f in families if (d := getattr(f, "templates", None))]
 
 
 def _import(module: str) -> Family:
@@ -165,8 +184,52 @@ def _import(module: str) -> Family:
     return importlib.import_module(module).FAMILY
 
 
-FAMILIES: dict[str, Family] = {
-    "canonic": Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md"), None, "sitegen.families.canonic"),
-    "chronicle": Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle"),
-    "nextchapter": Registered("nextchapter", ("data/nextchapter/",), None, "sitegen.families.nextchapter"),
-}
+ENTRY_POINT_GROUP = "sitegen.families"
+
+
+class PluginError(BuildError):
+    """The installed plug-ins contradict each other or themselves (two distributions register
+    one id, an entry point names a missing object): a fault of the installation, not the site."""
+
+
+def _discover() -> dict[str, Family]:
+    """Every family registered under ENTRY_POINT_GROUP, by id, in id order. Loading an entry
+    point imports only the module it names: the built-ins name light declarations."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, list] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, []).append(ep)
+    out: dict[str, Family] = {}
+    for name in sorted(found):
+        eps = found[name]
+        values = sorted({ep.value for ep in eps})
+        if len(values) > 1:  # the same distribution seen twice on sys.path registers one value
+            raise PluginError(f"the family id {name!r} is registered by more than one plug-in ({', '.join(values)}); uninstall one")
+        try:
+            family = eps[0].load()
+        except Exception as exc:  # noqa: BLE001 - any failure to import a plug-in is reported as that plug-in's
+            raise PluginError(f"the family plug-in {name!r} ({values[0]}) cannot be loaded: {type(exc).__name__}: {exc}") from None
+        if getattr(family, "id", None) != name:
+            raise PluginError(f"the family plug-in {name!r} ({values[0]}) has id {getattr(family, 'id', None)!r}; "
+                              "an entry point's name must be its family's id")
+        out[name] = family
+    return out
+
+
+_installed: list[dict[str, Family]] = []
+
+
+def installed() -> dict[str, Family]:
+    """The installed families by id, discovered on first use and kept (entry points are read
+    once per process); a PluginError when the installed plug-ins contradict each other."""
+    if not _installed:
+        _installed.append(_discover())
+    return _installed[0]
+
+
+def __getattr__(name: str) -> Any:
+    # `from sitegen.families import FAMILIES`: the same dict as installed(), for the tests.
+    if name == "FAMILIES":
+        return installed()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
