@@ -31,7 +31,7 @@ from sitegen import incremental, numbers, publish, render, site_files, site_inde
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
-from sitegen.families import Outputs, Page, installed, template_dirs
+from sitegen.families import Outputs, Page, declared, for_site, installed, template_dirs
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
 CACHE_DIR = incremental.CACHE_DIR
@@ -79,8 +79,12 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     loaded.problems.extend(input_problems(root, incremental.INPUT_PARTS))
     # content/<family>/ belongs to that family: not published at all when the family is not
     # enabled, and not rendered as plain pages when the family renders it itself.
-    claimed = tuple(f"content/{f.content_dir}/" for f in installed().values() if f.content_dir)
+    families = {**installed(), **for_site(root, config.families)}
+    claimed = tuple(f"content/{f.content_dir}/" for f in families.values() if f.content_dir)
     claimed += tuple(f"content/{fid}/" for fid in installed() if fid not in config.families)
+    # and so does a declared family's folder (content/<id>/benchmark.toml) when it is not enabled
+    claimed += tuple(f"content/{p.parent.name}/" for p in sorted((root / "content").glob(f"*/{declared.CONFIG_NAME}"))
+                     if p.parent.name not in config.families)
     paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
     docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
     for d in docs:
@@ -97,8 +101,8 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
             loaded.files.extend(entry["files"])
             continue
         first = len(loaded.files)
-        intake.inputs[fid] = installed()[fid].load(root, loaded, config.limits)
-        intake.read[fid] = _declared_reads(fid, loaded.files[first:])
+        intake.inputs[fid] = families[fid].load(root, loaded, config.limits)
+        intake.read[fid] = _declared_reads(families[fid], loaded.files[first:])
     return intake
 
 
@@ -107,15 +111,20 @@ def _is_family_entry(entry: Any) -> bool:
             and isinstance(entry["files"], list) and all(isinstance(f, SourceFile) for f in entry["files"]))
 
 
+def _family(config: SiteConfig, fid: str):
+    """The family `fid` of this site (installed, or declared by its configuration file)."""
+    return for_site(config.root, config.families)[fid]
+
+
 def _template_dirs(config: SiteConfig) -> list[Path]:
     """The template folders the site's families ship in their packages, after templates/."""
-    return template_dirs(installed()[fid] for fid in config.families)
+    return template_dirs(for_site(config.root, config.families).values())
 
 
-def _declared_reads(fid: str, files: list[SourceFile]) -> list[SourceFile]:
+def _declared_reads(family, files: list[SourceFile]) -> list[SourceFile]:
     """`files`, the files family `fid` read, when its declared inputs cover every one: a file
     read outside them would escape its cache key (a bug in the family, whatever the input)."""
-    inputs = installed()[fid].inputs
+    fid, inputs = family.id, family.inputs
     stray = sorted({f.rel for f in files if not incremental.covers(inputs, f.rel)})
     if stray:
         raise BuildError(f"the {fid} family read {', '.join(stray)}, outside its declared inputs ({', '.join(inputs)})")
@@ -125,14 +134,14 @@ def _declared_reads(fid: str, files: list[SourceFile]) -> list[SourceFile]:
 def _store(config: SiteConfig, inputs: dict):
     """A DuckDB connection holding the tables of every family in `inputs` (the caller closes
     it); None when none of them computes in DuckDB (DuckDB is then not even imported)."""
-    if not any(getattr(installed()[fid], "needs_store", True) for fid in inputs):
+    if not any(getattr(_family(config, fid), "needs_store", True) for fid in inputs):
         return None
     from sitegen import store
 
     db = store.connect()
     try:
         for fid in inputs:
-            installed()[fid].store(db, inputs[fid])
+            _family(config, fid).store(db, inputs[fid])
     except BaseException:
         db.close()
         raise
@@ -140,7 +149,7 @@ def _store(config: SiteConfig, inputs: dict):
 
 
 def _compute_stored(config: SiteConfig, db, inputs: dict) -> dict:
-    return {fid: installed()[fid].compute(db, inputs[fid]) for fid in inputs}
+    return {fid: _family(config, fid).compute(db, inputs[fid]) for fid in inputs}
 
 
 def _compute(config: SiteConfig, inputs: dict) -> dict:
@@ -164,7 +173,7 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
         if fid in intake.cached:
             outputs[fid] = intake.cached[fid]["outputs"]
             continue
-        outputs[fid] = installed()[fid].outputs(results[fid])
+        outputs[fid] = _family(config, fid).outputs(results[fid])
         if cache is not None:
             entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
@@ -184,12 +193,12 @@ def _fresh_outputs(config: SiteConfig, fid: str, files: list[SourceFile]) -> Out
     pages must be rendered again), which must be the `files` its cached result was made from:
     its pages may not show other inputs than its tables."""
     loaded = Loaded()
-    inp = installed()[fid].load(config.root, loaded, config.limits)
+    inp = _family(config, fid).load(config.root, loaded, config.limits)
     if loaded.problems:
         raise InputError(loaded.problems)
-    if {(f.rel, f.sha256) for f in _declared_reads(fid, loaded.files)} != {(f.rel, f.sha256) for f in files}:
+    if {(f.rel, f.sha256) for f in _declared_reads(_family(config, fid), loaded.files)} != {(f.rel, f.sha256) for f in files}:
         raise BuildError(f"the inputs of the {fid} family changed during the build; nothing was published (build again)")
-    return installed()[fid].outputs(_compute(config, {fid: inp})[fid])
+    return _family(config, fid).outputs(_compute(config, {fid: inp})[fid])
 
 
 def validate(config: SiteConfig) -> dict:
@@ -199,7 +208,7 @@ def validate(config: SiteConfig) -> dict:
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
     results = _compute(config, intake.inputs)
-    outputs = {fid: installed()[fid].outputs(results[fid]) for fid in config.families}
+    outputs = {fid: _family(config, fid).outputs(results[fid]) for fid in config.families}
     numbers.check_finite(outputs)
     _render(config, intake.docs, outputs)
     return results
@@ -230,7 +239,7 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
         claims.claim(site_index.archive_path(fid), publish.Claimant("pyproject.toml", f"the {fid} archive"))
     for fid, o in outputs.items():
         title = o.summary.get("title", fid)
-        folder = installed()[fid].inputs[0]  # its data folder, where a problem of its outputs points
+        folder = _family(config, fid).inputs[0]  # its data folder, where a problem of its outputs points
         for p in o.pages:
             claims.claim(p.path, publish.Claimant(folder, f'the {title} page "{p.title}"'))
         for t in o.tables:
@@ -481,7 +490,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         clock[KEY_STEP] = time.perf_counter() - current[1]
         if record is not None:
             return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
-    keys = {fid: incremental.family_key(digest, fid, installed()[fid].inputs) for fid in config.families} if digest else None
+    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs) for fid in config.families} if digest else None
 
     stage("load")
     intake = _load(config, keys, store_)

@@ -139,8 +139,11 @@ def schema(root: Path, check: bool) -> None:
     """Write the JSON Schema of every artifact kind into schemas/."""
     from sitegen.contract import schema_documents, stale_schemas
     from sitegen.families import installed
+    from sitegen.families.declared import Declared
 
-    kinds = {k: m for fam in installed().values() for k, m in fam.artifact_kinds().items()}
+    # Every installed family's artifacts, and the declarative family's configuration and records.
+    families = [*installed().values(), Declared("declared")]
+    kinds = {k: m for fam in families for k, m in fam.artifact_kinds().items()}
     docs = schema_documents(kinds)
     target = root / "schemas"
     stale = stale_schemas(target, docs)

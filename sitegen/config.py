@@ -88,21 +88,23 @@ def load_config(root: Path | str = ".") -> SiteConfig:
         cfg = SiteConfig.model_validate({**table, "root": root}, strict=False)
     except ValidationError as exc:
         raise InputError(problems_from(exc, lambda loc: (CONFIG_FILE, None, ("tool", "sitegen", *loc)))) from None
-    from sitegen.families import installed  # late: discovering them imports the declarations
+    from sitegen.families import for_site, installed  # late: discovering them imports the declarations
 
-    problems = _family_problems(cfg.families, sorted(installed()))
+    problems = _family_problems(cfg.families, sorted(installed()), sorted(for_site(root, cfg.families)))
     if problems:
         raise InputError(problems)
     return cfg
 
 
-def _family_problems(families: list[str], known: list[str]) -> list[Problem]:
-    """A site publishes each family once (a second would write its pages twice) and at least one."""
+def _family_problems(families: list[str], installed: list[str], found: list[str]) -> list[Problem]:
+    """A site publishes each family once (a second would write its pages twice) and at least
+    one; each is installed, or declared by its content/<id>/benchmark.toml (`found` holds both)."""
     where = (CONFIG_FILE, None, "$.tool.sitegen.families")
     problems = [Problem(*where, "each family once", f"{short_repr(name)} listed again") for name in duplicates(families)]
-    unknown = [f for f in families if f not in known]
+    unknown = [f for f in families if f not in found]
     if unknown:
-        problems.append(Problem(*where, f"families from {known}", repr(unknown)))
+        problems.append(Problem(*where, f"families from {installed}, or a family declared by content/<id>/benchmark.toml",
+                                repr(unknown)))
     if not families:
         problems.append(Problem(*where, "at least one family", "an empty list"))
     return problems

@@ -21,7 +21,7 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.build import CACHE_DIR, validate
 from sitegen.config import CONFIG_FILE, SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
-from sitegen.families import installed
+from sitegen.families import for_site
 
 # Phrases that state or imply a single number across domains.
 _PHRASE = re.compile(r"\b(overall[\s-]+(score|rank(ing)?|winner|leader(board)?)|aggregate[\s-]+score|grand[\s-]+mean|"
@@ -37,7 +37,7 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
     empty or a sitegen output: its manifest names the generator). Returns the names."""
     publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
     results = validate(config)
-    outputs = {fid: installed()[fid].outputs(results[fid]) for fid in config.families}
+    outputs = {fid: for_site(config.root, config.families)[fid].outputs(results[fid]) for fid in config.families}
     figures = {f.name: f for o in outputs.values() for f in o.figures}
     tables = {t.stem: t for o in outputs.values() for t in o.tables}
     texts = {k: v for o in outputs.values() for k, v in o.texts.items()}

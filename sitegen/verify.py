@@ -31,7 +31,7 @@ from pathlib import Path
 from sitegen import numbers, publish
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
-from sitegen.families import installed
+from sitegen.families import declared, for_site, installed
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
@@ -118,6 +118,8 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     recomputation off."""
     root = site / RAW_DIR
     families = [fid for fid in installed() if (root / "data" / fid).is_dir()]
+    families += sorted(p.parent.name for p in (root / "content").glob(f"*/{declared.CONFIG_NAME}")
+                       if p.parent.name not in installed() and (root / "data" / p.parent.name).is_dir())
     out = []
     claimed = manifest.get("families", [])
     if sorted(claimed) != sorted(families):
@@ -128,13 +130,14 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
 
     config = SiteConfig(root=root, families=families)
     loaded = Loaded()
-    inputs = {fid: installed()[fid].load(root, loaded, config.limits) for fid in families}
+    site = for_site(root, families)
+    inputs = {fid: site[fid].load(root, loaded, config.limits) for fid in families}
     if loaded.problems:
         return out + [f"raw records do not validate: {p}" for p in InputError(loaded.problems).problems]
     from sitegen.build import _compute  # the same computation a build runs
 
     results = _compute(config, inputs)
-    outputs = {fid: installed()[fid].outputs(results[fid]) for fid in families}
+    outputs = {fid: site[fid].outputs(results[fid]) for fid in families}
     try:
         numbers.check_finite(outputs)  # a number that is not finite is published the same twice
     except InputError as e:

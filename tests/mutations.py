@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FAMILY_IDS = ("canonic", "chronicle", "nextchapter")
+FAMILY_IDS = ("canonic", "chronicle", "nextchapter", "vignette")
 
 # Objects whose keys are data, not field names of the contract (a rubric's dimension ids, a
 # profile's weights, free-form call parameters). Their values share one validator, so their
@@ -62,6 +62,8 @@ DANGLING: dict[str, dict[str, Any]] = {
                                   "$.audition.leniency[*].judge": "no-such/judge"},
     "data/nextchapter/chapters.jsonl": {"$.model": "no-such/model", "$.item": "no-such-item"},
     "data/nextchapter/calls.jsonl": {"$.model": "no-such/model", "$.item": "no-such-item"},
+    **{f"data/vignette/{sweep}": {"$.model": "no-such/model", "$.prompt": "no-such-prompt", "$.judgments[*].judge": "no-such-judge"}
+       for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")},
 }
 
 EXTRA_KEY = "zz-extra"  # a valid slug, so a map refuses it for being extra, not for its spelling
@@ -524,7 +526,7 @@ def run(spec: Spec) -> Outcome:
 def _run(spec: Spec) -> Outcome:
     from sitegen.build import validate
     from sitegen.errors import InputError
-    from sitegen.families import FAMILIES
+    from sitegen.families import for_site
     from sitegen.load import Loaded
 
     path = _W.root / spec.rel
@@ -535,7 +537,7 @@ def _run(spec: Spec) -> Outcome:
         # the contract, the checks across documents). Families are independent, so only the
         # mutated one is loaded.
         loaded = Loaded()
-        FAMILIES[spec.family].load(_W.root, loaded, _W.config.limits)
+        for_site(_W.root, [spec.family])[spec.family].load(_W.root, loaded, _W.config.limits)
         if loaded.problems:
             return _rejected(spec, stage, InputError(loaded.problems).problems)
         # Clean load: the rest of validate() (store, compute, render) decides, with the

@@ -167,4 +167,4 @@ def test_no_family_is_one_problem_at_families(tmp_path):
 
 
 def test_the_demo_configuration_loads():
-    assert load_config(REPO_ROOT).families == ["canonic", "chronicle", "nextchapter"]
+    assert load_config(REPO_ROOT).families == ["canonic", "chronicle", "nextchapter", "vignette"]

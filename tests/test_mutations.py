@@ -59,7 +59,7 @@ from conftest import REPO_ROOT, copy_site
 from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
-from sitegen.families import FAMILIES
+from sitegen.families import for_site
 from sitegen.load import Loaded, json_path
 
 WORKERS = 2
@@ -82,7 +82,7 @@ class Allowed:
         return {(self.file, p, k) for p in self.patterns for k in self.kinds}
 
 
-C, H, N = "data/canonic/", "data/chronicle/", "data/nextchapter/"
+C, H, N, V = "data/canonic/", "data/chronicle/", "data/nextchapter/", "data/vignette/"
 # Prose is quoted as written (model outputs, judges' words, descriptions): a zero-width joiner
 # is part of ordinary text (emoji, Indic scripts) and a bidi override only reorders its own
 # paragraph on the page. Names are identity and are held to more: neither.
@@ -158,6 +158,18 @@ ALLOWED: list[Allowed] = [
     Allowed(N + "run.json", ("$.audition.correlations[*].rho",), ("negative",), "a correlation may be -1"),
     Allowed(N + "run.json", ("$.audition.leniency[*].offset",), ("negative",), "a leniency offset is signed"),
     Allowed(N + "run.json", ("$.memorisation_threshold",), ("drop-key",), "the threshold defaults to 30 words"),
+    # ---- vignette (the declarative family)
+    Allowed(V + "prompts.jsonl", ("$",), ("extra-key",), "a prompt's further fields are the harness's own (strings), shown and grouped by, never computed with"),
+    Allowed(V + "prompts.jsonl", ("$.title", "$.text"), OPTIONAL_DROPPED, "a prompt's title and text are optional"),
+    Allowed(V + "prompts.jsonl", ("$.text",), PROSE, "a prompt's text is prose"),
+    *[Allowed(V + sweep, ("$.output",), OPTIONAL_DROPPED + PROSE, "an output is optional untrusted text, published as written (escaped)")
+      for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
+    *[Allowed(V + sweep, ("$.judgments[*].rationale",), OPTIONAL_DROPPED + PROSE, "a judge's rationale is optional prose")
+      for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
+    *[Allowed(V + sweep, ("$.judgments[*].scores.dialogue", "$.judgments[*].scores.humour"), ("null",),
+              "dialogue and humour are optional criteria: a judge may leave them unscored") for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
+    *[Allowed(V + sweep, ("$.judgments[*].scores.world",), ("wrong-type:number",),
+              "world is optional and unscored on line 1; a number in its scale scores it") for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
 ]
 
 
@@ -201,7 +213,7 @@ def corpus(tmp_path_factory) -> Corpus:
     config = load_config(site)
     for fid in M.FAMILY_IDS:  # a broken baseline would make every mutant look rejected
         loaded = Loaded()
-        FAMILIES[fid].load(site, loaded, config.limits)
+        for_site(site, [fid])[fid].load(site, loaded, config.limits)
         assert not loaded.problems, f"the pristine {fid} inputs do not load: {loaded.problems[:3]}"
     specs = M.generate(site)
     whole = os.environ.get("SITEGEN_MUTATIONS", "") == "all"

@@ -228,6 +228,22 @@ def installed() -> dict[str, Family]:
     return _installed[0]
 
 
+def for_site(root: Path, ids) -> dict[str, Family]:
+    """The families a site names, by id, in its order: an installed family, or a declared one
+    (families/declared) when no installed family has the id and the site has its
+    content/<id>/benchmark.toml. An id that is neither is left out (config.py reports it)."""
+    from sitegen.families.declared import Declared, config_path
+
+    families = installed()
+    out: dict[str, Family] = {}
+    for fid in ids:
+        if fid in families:
+            out[fid] = families[fid]
+        elif config_path(Path(root), fid).is_file():
+            out[fid] = Declared(fid)
+    return out
+
+
 def __getattr__(name: str) -> Any:
     # `from sitegen.families import FAMILIES`: the same dict as installed(), for the tests.
     if name == "FAMILIES":

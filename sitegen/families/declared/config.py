@@ -121,7 +121,7 @@ class Sweep(_Strict):
     id: Id
     date: IsoDate
     judges: list[Id] = Field(min_length=1)
-    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.(jsonl|parquet)$")]
+    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$")]
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
 
 

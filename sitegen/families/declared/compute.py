@@ -1,0 +1,195 @@
+"""Every number a declared benchmark publishes, computed from its validated records.
+
+Per sweep and board, a model's row: the items expected (the board's prompts times the declared
+iterations), how many were scored and how many failed; its score, the mean over the board's
+prompts of each prompt's mean over its scored iterations (so every prompt weighs the same,
+however many of its iterations were scored); a 95% percentile bootstrap interval that
+resamples prompts, each drawn with all its iterations (stats.percentile_bootstrap over the
+prompt means, seeded with stats.derive_seed(sweep id, model id, board id)); and, among the rows
+that pass the gate, the pairwise rank range (stats.rank_ranges).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sitegen import stats
+from sitegen.families.declared.config import BenchmarkConfig
+from sitegen.families.declared.models import Item
+from sitegen.families.declared.validate import OVERALL, DeclaredInput, board_slug, judgment_score
+
+
+@dataclass(frozen=True)
+class Row:
+    model: str
+    name: str
+    house: str
+    expected: int  # prompts x iterations
+    scored: int
+    failed: int  # every attempt failed
+    missing: int  # no record at all
+    published: bool
+    score: float | None = None
+    low: float | None = None
+    high: float | None = None
+    prompts: int = 0  # prompts with at least one scored iteration
+    rank_best: int | None = None
+    rank_worst: int | None = None
+    seed: int | None = None
+
+    @property
+    def share(self) -> float:
+        return self.scored / self.expected if self.expected else 0.0
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    label: str
+    prompts: list[str]
+    rows: list[Row]  # published by score, then model id; then withheld by name
+
+    @property
+    def published(self) -> list[Row]:
+        return [r for r in self.rows if r.published]
+
+    @property
+    def withheld(self) -> list[Row]:
+        return [r for r in self.rows if not r.published]
+
+    @property
+    def first(self) -> list[Row]:
+        return [r for r in self.rows if r.rank_best == 1]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    board: str
+    a: str
+    b: str
+    rho: float | None
+    models: int
+
+
+@dataclass(frozen=True)
+class ScoredItem:
+    item: Item
+    judge_scores: dict[str, float]  # judge id -> item score by that judge
+    score: float | None  # the mean over the sweep's judges; None when nothing was judged
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    id: str
+    date: str
+    judges: list[str]
+    note: str
+    boards: list[Board]
+    items: list[ScoredItem]
+    agreement: list[Agreement] = field(default_factory=list)
+    retried: int = 0  # items that needed more than one attempt
+    failures: list[ScoredItem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DeclaredResults:
+    input: DeclaredInput
+    sweeps: list[SweepResult]  # newest first: the first is the one the boards show
+
+    @property
+    def current(self) -> SweepResult:
+        return self.sweeps[0]
+
+    @property
+    def config(self) -> BenchmarkConfig:
+        return self.input.config
+
+
+def board_ids(inp: DeclaredInput) -> list[tuple[str, str, list[str]]]:
+    """(id, label, prompt ids) of every board, in the order of their first prompt; then the
+    overall board when the configuration publishes one."""
+    by = inp.config.boards.by
+    boards: dict[str, list[str]] = {}
+    for p in inp.prompts:
+        boards.setdefault(p.field(by) if by else "all", []).append(p.id)
+    out = [(board_slug(value), value if by else inp.config.title, ids) for value, ids in boards.items()]
+    if inp.config.boards.overall and by is not None:
+        out.append((OVERALL, inp.config.boards.overall_label, [p.id for p in inp.prompts]))
+    return out
+
+
+def compute(inp: DeclaredInput) -> DeclaredResults:
+    cfg = inp.config
+    order = sorted(range(len(cfg.sweeps)), key=lambda i: (cfg.sweeps[i].date, i), reverse=True)
+    return DeclaredResults(inp, [_sweep(inp, i) for i in order])
+
+
+def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
+    cfg, s, data = inp.config, inp.config.sweeps[index], inp.sweeps[index]
+    scored = []
+    for item in data.items:
+        by_judge = {j.judge: judgment_score(cfg, j) for j in item.judgments}
+        score = float(np.mean([by_judge[j] for j in sorted(by_judge)])) if by_judge else None
+        scored.append(ScoredItem(item, by_judge, score))
+    by_key = {(x.item.model, x.item.prompt, x.item.iteration): x for x in scored}
+    boards = [_board(inp, s.id, bid, label, prompts, by_key) for bid, label, prompts in board_ids(inp)]
+    agreement = []
+    if len(s.judges) >= 2:
+        for b in boards:
+            for i, a in enumerate(s.judges):
+                for bj in s.judges[i + 1:]:
+                    agreement.append(_agreement(b, a, bj, scored))
+    return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement,
+                       sum(len(x.item.attempts) > 1 for x in scored), [x for x in scored if x.score is None])
+
+
+def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict) -> Board:
+    cfg = inp.config
+    n_iter = cfg.repeats.iterations
+    rows, jobs = [], []
+    for m in inp.models:
+        means, scored, failed, missing = [], 0, 0, 0
+        for p in prompts:
+            got = []
+            for k in range(1, n_iter + 1):
+                x = by_key.get((m.id, p, k))
+                if x is None:
+                    missing += 1
+                elif x.score is None:
+                    failed += 1
+                else:
+                    got.append(x.score)
+            scored += len(got)
+            if got:
+                means.append(float(np.mean(got)))
+        expected = len(prompts) * n_iter
+        if scored == 0 and failed == 0:
+            continue  # a model this sweep did not run is not on its boards
+        published = scored >= cfg.gate.min_scored_share * expected and bool(means)
+        if published:
+            seed = stats.derive_seed(sweep, m.id, bid)
+            arr = np.array(means, dtype=np.float64)
+            lo, hi = stats.percentile_bootstrap(arr, seed)
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, True, float(arr.mean()), lo, hi, len(means), seed=seed))
+        else:
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, False, prompts=len(means)))
+    ranks = stats.rank_ranges([stats.Interval(r.model, r.low, r.high) for r in rows if r.published])
+    ranked = sorted((Row(**{**r.__dict__, "rank_best": ranks[r.model][0], "rank_worst": ranks[r.model][1]}) for r in rows if r.published),
+                    key=lambda r: (-r.score, r.model))
+    withheld = sorted((r for r in rows if not r.published), key=lambda r: (r.name, r.model))
+    return Board(bid, label, prompts, ranked + withheld)
+
+
+def _agreement(board: Board, a: str, b: str, scored: list[ScoredItem]) -> Agreement:
+    """Spearman's rho between two judges' model means on one board (over the items both scored)."""
+    prompts = set(board.prompts)
+    per: dict[str, list[tuple[float, float]]] = {}
+    for x in scored:
+        if x.item.prompt in prompts and a in x.judge_scores and b in x.judge_scores:
+            per.setdefault(x.item.model, []).append((x.judge_scores[a], x.judge_scores[b]))
+    models = sorted(per)
+    xs = [float(np.mean([p[0] for p in per[m]])) for m in models]
+    ys = [float(np.mean([p[1] for p in per[m]])) for m in models]
+    return Agreement(board.id, a, b, stats.spearman_rho(xs, ys), len(models))

@@ -1,0 +1,115 @@
+"""What a declared benchmark publishes: its home, a page per board of the current sweep, a page
+per earlier sweep (archived, never rescored), a page per prompt with every output and every
+judge's reading, the method page's generated section, and a CSV and JSON of every table.
+
+Every sentence on these pages is in the family's templates (templates/declared/) or comes
+from the site's configuration and content; this module only arranges the numbers.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from sitegen import render
+from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
+from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
+from sitegen.families.declared.figure import draw_board
+from sitegen.families.declared.validate import config_rel, data_rel
+
+
+def board_path(fid: str, board: str) -> str:
+    return f"{fid}/boards/{board}/index.html"
+
+
+def sweep_path(fid: str, sweep: str) -> str:
+    return f"{fid}/sweeps/{sweep}/index.html"
+
+
+def item_path(fid: str, prompt: str) -> str:
+    return f"{fid}/items/{prompt}/index.html"
+
+
+def outputs(res: DeclaredResults) -> Outputs:
+    inp, cfg, fid = res.input, res.config, res.input.fid
+    sources = {rel: sf.sha256 for rel, sf in sorted(inp.files.items())}
+    out = Outputs()
+    tables: dict[str, Table] = {}
+
+    def table(stem, title, columns, rows, computation, used=None):
+        t = Table(f"{fid}/{stem}", title, columns, rows, used or sources, f"{fid}.{computation}")
+        out.tables.append(t)
+        tables[t.stem] = t
+        return t
+
+    def sweep_sources(s: SweepResult) -> dict[str, str]:
+        rel = data_rel(fid, next(x.items for x in cfg.sweeps if x.id == s.id))
+        return {r: h for r, h in sources.items() if r == rel or not r.startswith(f"data/{fid}/") or r.endswith(("/models.jsonl", "/prompts.jsonl"))}
+
+    board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "published",
+                     "score", "low", "high", "prompts", "rank_best", "rank_worst", "seed"]
+
+    def board_rows(s: SweepResult, b: Board):
+        return [(s.id, b.id, r.model, r.name, r.house, r.expected, r.scored, r.failed, r.missing, r.published,
+                 r.score, r.low, r.high, r.prompts, r.rank_best, r.rank_worst, None if r.seed is None else str(r.seed)) for r in b.rows]
+
+    judges = {j.id: j for j in cfg.judges}
+    current = res.current
+    figures = {}
+    for s in res.sweeps:
+        used = sweep_sources(s)
+        for b in s.boards:
+            stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
+            table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used)
+            if s is current and b.published:
+                data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
+                         "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in b.published]
+                figures[b.id] = Figure(f"{fid}/boards/{b.id}/figure", data, draw_board,
+                                       f"{b.label}: {len(data)} models, score and 95% interval, from {data[-1]['name']} to {data[0]['name']}.",
+                                       used, f"{fid}.board")
+                out.figures.append(figures[b.id])
+        criteria = [c.id for c in cfg.criteria]
+        table(f"sweeps/{s.id}/items", f"{cfg.title}: every item of sweep {s.id}",
+              ["sweep", "model", "prompt", "iteration", "attempts", "outcome", "reason", "judge", "score", *criteria],
+              [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
+                x.item.attempts[-1].reason, j.judge, x.judge_scores[j.judge], *[j.scores.get(c) for c in criteria])
+               for x in s.items for j in (x.item.judgments or [None]) if j is not None]
+              + [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
+                  x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
+              "items", used)
+
+    prompts = {p.id: p for p in inp.prompts}
+    models = {m.id: m for m in inp.models}
+    common = {"cfg": cfg, "res": res, "fid": fid, "judges": judges, "prompts": prompts, "models": models,
+              "synthetic": cfg.synthetic, "sources": sources, "tables": tables, "figures": figures,
+              "board_path": lambda b: board_path(fid, b), "sweep_path": lambda s: sweep_path(fid, s),
+              "item_path": lambda p: item_path(fid, p),
+              "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid)}
+    out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
+    for b in current.boards:
+        out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
+    for s in res.sweeps[1:]:
+        out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}", {**common, "sweep": s}))
+    by_prompt: dict[str, list] = {}
+    for x in current.items:
+        by_prompt.setdefault(x.item.prompt, []).append(x)
+    for p in inp.prompts:
+        xs = sorted(by_prompt.get(p.id, []), key=lambda x: (models[x.item.model].name, x.item.model, x.item.iteration))
+        anchors = render.row_ids("out", [f"{x.item.model} {x.item.iteration}" for x in xs])
+        out.pages.append(Page(item_path(fid, p.id), "declared/item.html", f"{p.title or p.id}: {cfg.title}",
+                              {**common, "prompt": p, "items": xs, "anchors": anchors}))
+    out.fragments[f"{fid}.method"] = ("declared/_method.html", common)
+    nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
+    out.summary = {
+        "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": cfg.synthetic, "line": cfg.description,
+        "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),
+                ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]),
+                ("data", [("Downloads", f"downloads/#dl-{fid}")])],
+        "result": {"dated": "sweep", "date": current.date, "boards": [
+            {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first]}
+            for b in current.boards]},
+    }
+    out.raw_files = sorted(inp.files)
+    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", f"{cfg.title}: sweep {s.id}", s.date,
+                          f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
+                          f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
+    return out

@@ -1,0 +1,257 @@
+"""The declarative family's intake: its configuration, its models, prompts and sweeps, and
+every rule across them. Every problem is collected before the build stops.
+
+Rules checked here, beyond each record's shape: the configuration's own (models in config.py);
+the boards field is on every prompt; ids are unique and display names distinct; in each sweep
+an item names a known model and prompt, an iteration within the declared repeats, once per
+(model, prompt, iteration); its attempts are within the policy, every failed one gives a
+reason the policy lists, and only the last may succeed; an item whose last attempt succeeded
+has one judgment by each of the sweep's judges and no other, and a failed item has none; a
+judgment scores exactly the configured criteria, each within its scale, null only where the
+criterion is optional, at least one criterion scored; a stated item score agrees with the
+configured formula within the tolerance (and is required when the configuration says the
+harness states it); the sweep's date lies in each of its judges' dates.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from sitegen import names
+from sitegen.contract import duplicates, problems_from, validate_many
+from sitegen.errors import Problem, short_repr
+from sitegen.fields import Name
+from sitegen.load import Loaded, SourceFile, decode_utf8, read_bytes, read_jsonl
+from sitegen.numbers import display
+from sitegen.families.declared.config import CONFIG_NAME, BenchmarkConfig, Criterion
+from sitegen.families.declared.models import Item, Judgment, Model, Prompt
+
+_MODELS = TypeAdapter(list[Model])
+_PROMPTS = TypeAdapter(list[Prompt])
+_ITEMS = TypeAdapter(list[Item])
+_NAME = TypeAdapter(Name)
+
+
+def config_rel(fid: str) -> str:
+    return f"content/{fid}/{CONFIG_NAME}"
+
+
+def data_rel(fid: str, name: str) -> str:
+    return f"data/{fid}/{name}"
+
+
+@dataclass(frozen=True)
+class SweepInput:
+    id: str
+    rel: str
+    items: list[Item]
+    lines: list[int]
+
+
+@dataclass(frozen=True)
+class DeclaredInput:
+    fid: str
+    config: BenchmarkConfig
+    models: list[Model]
+    prompts: list[Prompt]
+    sweeps: list[SweepInput]  # in the configuration's order
+    files: dict[str, SourceFile]
+
+
+def judgment_score(config: BenchmarkConfig, j: Judgment) -> float:
+    """An item's score by one judge, 0-100: each scored criterion normalised onto 0-1 by its
+    scale, turned round when lower is better, and averaged with the criteria's weights over the
+    criteria the judge scored (an unscored optional criterion leaves the others' weights to
+    share its part)."""
+    total = weight = 0.0
+    for c in config.criteria:
+        v = j.scores.get(c.id)
+        if v is None:
+            continue
+        x = (v - c.min) / (c.max - c.min)
+        total += c.weight * (1.0 - x if c.direction == "lower" else x)
+        weight += c.weight
+    return 100.0 * total / weight
+
+
+OVERALL = "overall"  # the address of the board across all the others, when one is published
+
+
+def board_slug(value: str) -> str:
+    """A board's address from its name: ASCII letters and digits lower-cased, every other run
+    of characters one hyphen ("Ghost story" -> "ghost-story")."""
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in value.lower()).strip("-")
+    while "--" in slug:
+        slug = slug.replace("--", "-")
+    return slug or "board"
+
+
+def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput | None:
+    out = loaded.problems
+    before = len(out)
+    files: dict[str, SourceFile] = {}
+    config = _config(fid, root, loaded, limits, files)
+    models, model_lines = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
+    prompts, prompt_lines = _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files)
+    sweeps: list[SweepInput] = []
+    if config is not None:
+        for s in config.sweeps:
+            rel = data_rel(fid, s.items)
+            items, lines = _lines(root, rel, _ITEMS, loaded, limits, files)
+            sweeps.append(SweepInput(s.id, rel, items, lines))
+        if not loaded.incomplete & set(files):
+            _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
+    if config is None or len(out) > before:
+        return None
+    return DeclaredInput(fid, config, models, prompts, sweeps, files)
+
+
+def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, SourceFile]) -> BenchmarkConfig | None:
+    rel = config_rel(fid)
+    src, data = read_bytes(root, root / rel, loaded, limits)
+    if data is None:
+        return None
+    files[rel] = src
+    text = decode_utf8(data, rel, loaded.problems)
+    if text is None:
+        return None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        loaded.problems.append(Problem(rel, None, "", "valid TOML", str(exc)))
+        return None
+    try:
+        return BenchmarkConfig.model_validate(table, strict=True)
+    except ValidationError as exc:
+        loaded.problems.extend(problems_from(exc, lambda loc: (rel, None, loc)))
+        return None
+
+
+def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile]):
+    path = root / rel
+    if not os.path.lexists(path):
+        loaded.problems.append(Problem(rel, None, "", "this file (the family's configuration names it)", "no such file"))
+        loaded.incomplete.add(rel)
+        return [], []
+    src, records = read_jsonl(root, path, loaded, limits)
+    files[rel] = src
+    values, errs = validate_many(adapter, records, rel)
+    loaded.problems.extend(errs)
+    bad = {e.line for e in errs}
+    return values, [r.line for r in records if r.line not in bad]
+
+
+def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out) -> None:
+    cfg = config_rel(fid)
+    models_rel, prompts_rel = data_rel(fid, "models.jsonl"), data_rel(fid, "prompts.jsonl")
+    for d in duplicates(m.id for m in models):
+        out.append(Problem(models_rel, model_lines[[m.id for m in models].index(d)], "$.id", "a unique model id", short_repr(d)))
+    out.extend(names.clashes(((models_rel, line, "$.name", m.name) for m, line in zip(models, model_lines)), "model"))
+    for d in duplicates(p.id for p in prompts):
+        out.append(Problem(prompts_rel, None, "$.id", "a unique prompt id", short_repr(d)))
+    by = config.boards.by
+    if by is not None:
+        boards: dict[str, str] = {}  # address -> the first value that took it
+        if config.boards.overall:
+            boards[OVERALL] = config.boards.overall_label
+        for p, line in zip(prompts, prompt_lines):
+            value = p.field(by)
+            if value is None:
+                out.append(Problem(prompts_rel, line, f"$.{by}", f"the field boards.by names ({by!r}, in {cfg})", "nothing"))
+                continue
+            try:  # a board's name is identity, held to a name's rules (no bidi controls, no invisible characters)
+                _NAME.validate_python(value, strict=True)
+            except ValidationError as exc:
+                out.extend(problems_from(exc, lambda loc: (prompts_rel, line, (by,))))
+                continue
+            slug = board_slug(value)
+            if boards.setdefault(slug, value) != value:
+                out.append(Problem(prompts_rel, line, f"$.{by}", f"a board whose address differs from every other board's "
+                                   f"({boards[slug]!r} already has {slug!r})", short_repr(value)))
+    if not prompts:
+        out.append(Problem(prompts_rel, None, "", "at least one prompt", "none"))
+    judges = {j.id: j for j in config.judges}
+    for i, s in enumerate(config.sweeps):
+        for jid in s.judges:
+            j = judges.get(jid)
+            if j is not None and not (j.since <= s.date and (j.until is None or s.date <= j.until)):
+                until = j.until or "now"
+                out.append(Problem(cfg, None, f"$.sweeps[{i}].date", f"a date when judge {jid!r} judged ({j.since} to {until})", s.date))
+    model_ids, prompt_ids = {m.id for m in models}, {p.id for p in prompts}
+    criteria = {c.id: c for c in config.criteria}
+    for s, sweep in zip(config.sweeps, sweeps):
+        seen: set[tuple[str, str, int]] = set()
+        for item, line in zip(sweep.items, sweep.lines):
+            where = (sweep.rel, line)
+            if item.model not in model_ids:
+                out.append(Problem(*where, "$.model", f"a model of {models_rel}", short_repr(item.model)))
+            if item.prompt not in prompt_ids:
+                out.append(Problem(*where, "$.prompt", f"a prompt of {prompts_rel}", short_repr(item.prompt)))
+            if item.iteration > config.repeats.iterations:
+                out.append(Problem(*where, "$.iteration", f"at most {config.repeats.iterations} (repeats.iterations in {cfg})", str(item.iteration)))
+            key = (item.model, item.prompt, item.iteration)
+            if key in seen:
+                out.append(Problem(*where, "", "one record per model, prompt and iteration", f"{item.model} {item.prompt} #{item.iteration} again"))
+            seen.add(key)
+            _check_attempts(config, item, where, out)
+            _check_judgments(config, s.judges, criteria, item, where, out)
+
+
+def _check_attempts(config: BenchmarkConfig, item: Item, where: tuple, out: list[Problem]) -> None:
+    policy = config.generation
+    if len(item.attempts) > policy.attempts:
+        out.append(Problem(*where, "$.attempts", f"at most {policy.attempts} attempts (generation.attempts)", f"{len(item.attempts)}"))
+    for k, a in enumerate(item.attempts):
+        if a.outcome == "ok" and k < len(item.attempts) - 1:
+            out.append(Problem(*where, f"$.attempts[{k}].outcome", "\"failed\": only the last attempt may succeed", "\"ok\""))
+        if a.outcome == "failed" and a.reason not in policy.failure_reasons:
+            out.append(Problem(*where, f"$.attempts[{k}].reason", f"one of {policy.failure_reasons} (generation.failure_reasons)", short_repr(a.reason)))
+        if a.outcome == "ok" and a.reason is not None:
+            out.append(Problem(*where, f"$.attempts[{k}].reason", "no reason on a successful attempt", short_repr(a.reason)))
+
+
+def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria: dict[str, Criterion], item: Item,
+                     where: tuple, out: list[Problem]) -> None:
+    ok = item.attempts[-1].outcome == "ok"
+    if not ok:
+        if item.judgments:
+            out.append(Problem(*where, "$.judgments", "no judgments: every attempt failed, so nothing was judged", f"{len(item.judgments)}"))
+        return
+    named = [j.judge for j in item.judgments]
+    if sorted(named) != sorted(sweep_judges):
+        out.append(Problem(*where, "$.judgments", f"one judgment by each of the sweep's judges ({', '.join(sweep_judges)})",
+                           ", ".join(named) or "none"))
+    for k, j in enumerate(item.judgments):
+        path = f"$.judgments[{k}]"
+        missing = [c for c in criteria if c not in j.scores]
+        extra = [c for c in j.scores if c not in criteria]
+        if missing:
+            out.append(Problem(*where, f"{path}.scores", "a score (or null, if optional) for every criterion", "none for " + ", ".join(missing)))
+        for c in extra:
+            out.append(Problem(*where, f"{path}.scores.{c}", "a criterion of the configuration", short_repr(c)))
+        for cid, v in j.scores.items():
+            c = criteria.get(cid)
+            if c is None:
+                continue
+            if v is None and not c.optional:
+                out.append(Problem(*where, f"{path}.scores.{cid}", f"a score on {display(c.min, 2)}-{display(c.max, 2)} (the criterion is not optional)", "null"))
+            elif v is not None and not c.min <= v <= c.max:
+                out.append(Problem(*where, f"{path}.scores.{cid}", f"a score on {display(c.min, 2)}-{display(c.max, 2)}", short_repr(v)))
+        if missing or extra or any(v is None and not criteria[c].optional for c, v in j.scores.items() if c in criteria):
+            continue
+        if all(v is None for v in j.scores.values()):
+            out.append(Problem(*where, f"{path}.scores", "at least one criterion scored", "every one null"))
+            continue
+        if any(v is not None and not criteria[c].min <= v <= criteria[c].max for c, v in j.scores.items()):
+            continue
+        computed = judgment_score(config, j)
+        if j.score is None and config.item_score.source == "stated":
+            out.append(Problem(*where, f"{path}.score", "the item score the harness computed (item_score.source is \"stated\")", "nothing"))
+        elif j.score is not None and abs(j.score - computed) > config.item_score.tolerance:
+            out.append(Problem(*where, f"{path}.score", f"{display(computed, 4)} (the configured formula), within {display(config.item_score.tolerance, 4)}",
+                               short_repr(j.score)))

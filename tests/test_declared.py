@@ -1,0 +1,200 @@
+"""The declarative family, on the demo's fourth benchmark (Vignette: content/vignette/
+benchmark.toml and data/vignette/, no Python of its own).
+
+Every published board number is recomputed here from the raw files with tomllib, json, hashlib
+and numpy alone, following the method page; what the pages say (one judge, no freeze, the
+earlier sweep archived, withheld rows) is checked against the data; and bad input is refused
+with every problem at once, each naming its file, line, path, expected and found."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+from sitegen.build import validate
+from sitegen.config import load_config
+from sitegen.errors import InputError
+
+FID = "vignette"
+CONFIG = f"content/{FID}/benchmark.toml"
+
+
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _seed(*parts: str) -> int:
+    return int.from_bytes(hashlib.sha256("|".join(parts).encode("utf-8")).digest()[:8], "big")
+
+
+def _reference(raw: Path) -> dict[tuple[str, str, str], dict]:
+    """(sweep, board, model) -> the row as the method page describes it."""
+    cfg = tomllib.loads((raw / CONFIG).read_text(encoding="utf-8"))
+    crit = cfg["criteria"]
+    n_iter = cfg["repeats"]["iterations"]
+    prompts = _jsonl(raw / f"data/{FID}/prompts.jsonl")
+    models = _jsonl(raw / f"data/{FID}/models.jsonl")
+    boards: dict[str, list[str]] = {}
+    for p in prompts:
+        boards.setdefault(p[cfg["boards"]["by"]], []).append(p["id"])
+    out = {}
+    for sweep in cfg["sweeps"]:
+        scores = {}
+        for it in _jsonl(raw / f"data/{FID}/{sweep['items']}"):
+            if it["attempts"][-1]["outcome"] != "ok":
+                continue
+            per_judge = []
+            for j in it["judgments"]:
+                num = den = 0.0
+                for c in crit:
+                    v = j["scores"][c["id"]]
+                    if v is None:
+                        continue
+                    x = (v - c["min"]) / (c["max"] - c["min"])
+                    w = c.get("weight", 1.0)
+                    num += w * (1 - x if c.get("direction") == "lower" else x)
+                    den += w
+                per_judge.append(100 * num / den)
+            scores[(it["model"], it["prompt"], it["iteration"])] = sum(per_judge) / len(per_judge)
+        for label, ids in boards.items():
+            board = "".join(ch if ch.isalnum() else "-" for ch in label.lower())
+            rows = {}
+            for m in models:
+                means = [np.mean(got) for p in ids if (got := [scores[k] for i in range(1, n_iter + 1) if (k := (m["id"], p, i)) in scores])]
+                scored = sum(1 for p in ids for i in range(1, n_iter + 1) if (m["id"], p, i) in scores)
+                row = {"scored": scored, "expected": len(ids) * n_iter, "published": scored >= cfg["gate"]["min_scored_share"] * len(ids) * n_iter}
+                if row["published"]:
+                    arr = np.array(means)
+                    rng = np.random.default_rng(_seed(sweep["id"], m["id"], board))
+                    boot = arr[rng.integers(0, len(arr), size=(10_000, len(arr)))].mean(axis=1)
+                    row["score"] = arr.mean()
+                    row["low"], row["high"] = np.percentile(boot, [2.5, 97.5])
+                rows[m["id"]] = row
+            pub = {k: r for k, r in rows.items() if r["published"]}
+            for k, r in pub.items():
+                r["rank_best"] = 1 + sum(o["low"] > r["high"] for o in pub.values())
+                r["rank_worst"] = sum(o["high"] >= r["low"] for o in pub.values())
+            for k, r in rows.items():
+                out[(sweep["id"], board, k)] = r
+    return out
+
+
+def _published(out: Path) -> dict[tuple[str, str, str], dict]:
+    rows = {}
+    for path in sorted((out / FID).rglob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as fh:
+            for r in csv.DictReader(fh):
+                if "rank_best" in r and "sweep" in r and "board" in r:
+                    rows[(r["sweep"], r["board"], r["model"])] = r
+    return rows
+
+
+def test_every_board_number_of_every_sweep_matches_an_independent_recomputation(built_site):
+    ref = _reference(built_site.out / "raw")
+    pub = _published(built_site.out)
+    assert set(pub) == set(ref) and len(ref) == 2 * 8 * 12
+    for key, r in ref.items():
+        p = pub[key]
+        assert (int(p["scored"]), int(p["expected"]), p["published"] == "True") == (r["scored"], r["expected"], r["published"]), key
+        if r["published"]:
+            for col in ("score", "low", "high"):
+                assert float(p[col]) == pytest.approx(r[col], abs=1e-9), (key, col)
+            assert (int(p["rank_best"]), int(p["rank_worst"])) == (r["rank_best"], r["rank_worst"]), key
+    assert any(not r["published"] for r in ref.values()), "the demo has a withheld row, so the gate is exercised"
+
+
+def test_the_pages_say_one_judge_no_freeze_and_which_sweep_they_show(built_site):
+    out = built_site.out / FID
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert "Sweep <strong>s2</strong> of 2026-11-02, judged by one judge, Lark 3 (as judge)" in home
+    assert "No freeze was recorded." in home
+    method = (out / "method" / "index.html").read_text(encoding="utf-8")
+    assert "no agreement between judges is computed" in method and "Spearman" not in method
+    assert "For 9 of them a lower score is better" in method and "3 are optional" in method
+    for page in [home, method, *(p.read_text(encoding="utf-8") for p in (out / "boards").glob("*/index.html"))]:
+        assert "frozen" not in page.lower() and "fingerprint matched" not in page
+    board = (out / "boards" / "noir" / "index.html").read_text(encoding="utf-8")
+    assert "WITHHELD" in board and "Kite 0.9" in board
+    # The judge of sweep s2 is Lumen's: Lumen's models carry the self-family flag, others do not.
+    assert board.count('class="flag"') == 2 + 1  # two Lumen rows and the legend
+    archived = (out / "sweeps" / "s1" / "index.html").read_text(encoding="utf-8")
+    assert "judged by one judge, Juniper 2" in archived and "never rescored" in archived
+
+
+def test_a_second_judge_in_a_sweep_brings_agreement_and_averaged_item_scores(site_copy):
+    cfg = site_copy / CONFIG
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('judges = ["judge-b"]', 'judges = ["judge-b", "judge-c"]')
+                   + '\n[[judges]]\nid = "judge-c"\nname = "Third Judge"\nmodel = "x/third-judge"\nversion = "1"\nhouse = "Thirdhouse"\nsince = "2026-10-01"\n',
+                   encoding="utf-8")
+    items = site_copy / f"data/{FID}/sweep-s2.jsonl"
+    recs = _jsonl(items)
+    for r in recs:
+        if r.get("judgments"):
+            other = dict(r["judgments"][0], judge="judge-c")
+            other["scores"] = {k: (None if v is None else max(0.0, v - 1.0)) for k, v in other["scores"].items()}
+            r["judgments"].append(other)
+    items.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    res = validate(load_config(site_copy))[FID]
+    assert res.current.judges == ["judge-b", "judge-c"]
+    assert {a.board for a in res.current.agreement} == {b.id for b in res.current.boards}
+    assert all(a.rho is not None and a.models == 12 for a in res.current.agreement)
+    x = next(x for x in res.current.items if x.score is not None)
+    assert x.score == pytest.approx((x.judge_scores["judge-b"] + x.judge_scores["judge-c"]) / 2)
+
+
+def _edit_line(path: Path, index: int, edit) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[index])
+    edit(rec)
+    lines[index] = json.dumps(rec)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return index + 1
+
+
+def test_bad_records_and_configuration_are_all_reported_at_once(site_copy):
+    items = site_copy / f"data/{FID}/sweep-s2.jsonl"
+    recs = _jsonl(items)
+    ok = [i for i, r in enumerate(recs) if r["attempts"][-1]["outcome"] == "ok"]
+    a = _edit_line(items, ok[0], lambda r: r["judgments"][0]["scores"].update(voice=21.0))
+    b = _edit_line(items, ok[1], lambda r: r["judgments"][0]["scores"].update(voice=None))
+    c = _edit_line(items, ok[2], lambda r: r.update(attempts=[{"outcome": "failed", "reason": "error"}] * 3 + [{"outcome": "ok"}]))
+    d = _edit_line(items, ok[3], lambda r: r["judgments"][0].update(judge="judge-a"))
+    e = _edit_line(items, ok[4], lambda r: r["judgments"][0].update(score=99.0))
+    f = _edit_line(items, ok[5], lambda r: r.update(attempts=[{"outcome": "failed", "reason": "tired"}, {"outcome": "ok"}]))
+    cfg = site_copy / CONFIG
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('date = "2026-11-02"', 'date = "2026-10-01"'), encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        validate(load_config(site_copy))
+    got = {(p.file, p.line, p.path) for p in exc.value.problems}
+    rel = f"data/{FID}/sweep-s2.jsonl"
+    assert {(rel, a, "$.judgments[0].scores.voice"), (rel, b, "$.judgments[0].scores.voice"), (rel, c, "$.attempts"),
+            (rel, d, "$.judgments"), (rel, e, "$.judgments[0].score"), (rel, f, "$.attempts[0].reason"),
+            (CONFIG, None, "$.sweeps[1].date")} <= got, str(exc.value)
+    text = str(exc.value)
+    assert f"{rel}:{a} $.judgments[0].scores.voice: expected a score on 0.00-20.00; found 21.0" in text
+    assert f"{rel}:{b} $.judgments[0].scores.voice: expected a score on 0.00-20.00 (the criterion is not optional); found null" in text
+    assert f"{CONFIG} $.sweeps[1].date: expected a date when judge 'judge-b' judged (2026-10-20 to now); found 2026-10-01" in text
+
+
+def test_a_configuration_error_names_the_key(site_copy):
+    cfg = site_copy / CONFIG
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(text.replace('direction = "lower"', 'direction = "down"', 1).replace("[gate]", "[gate]\nshare = 1", 1), encoding="utf-8")
+    r = run_cli("validate", "--root", str(site_copy))
+    assert r.returncode == 1
+    assert f"{CONFIG} $.criteria[13].direction: expected 'higher' or 'lower'; found \"down\"" in r.stderr
+    assert f"{CONFIG} $.gate.share: expected no such key" in r.stderr
+
+
+def test_a_family_id_without_its_configuration_is_not_a_family(site_copy):
+    (site_copy / CONFIG).unlink()
+    r = run_cli("validate", "--root", str(site_copy))
+    assert r.returncode == 1
+    assert "or a family declared by content/<id>/benchmark.toml; found ['vignette']" in r.stderr
