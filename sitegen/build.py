@@ -223,8 +223,12 @@ SITE_FILES = {
 ASSET_SUFFIXES = (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")
 
 
-def _assets(root: Path) -> list[Path]:
-    return discover(root, "assets", ASSET_SUFFIXES)
+def _assets(root: Path) -> list[tuple[str, Callable[[], bytes]]]:
+    """(output path, its bytes when called) of every asset: the site's assets/, and the built-in
+    theme's (render.THEME_ASSETS) where the site has no file of the same name, in path order."""
+    site = {rel_path(root, p): (lambda p=p: input_bytes(root, p)) for p in discover(root, "assets", ASSET_SUFFIXES)}
+    theme = {f"assets/{p.name}": p.read_bytes for p in sorted(render.THEME_ASSETS.iterdir()) if p.suffix in ASSET_SUFFIXES}
+    return sorted({**theme, **site}.items())
 
 
 def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> list[Problem]:
@@ -252,8 +256,7 @@ def _claim_outputs(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[st
             claims.claim(f"raw/{rel}", publish.Claimant(folder, f"the {title} copy of {rel}"))
         for rel in o.files:
             claims.claim(rel, publish.Claimant(folder, f"the {title} file {rel}"))
-    for a in _assets(config.root):
-        rel = rel_path(config.root, a)
+    for rel, _read in _assets(config.root):
         claims.claim(rel, publish.Claimant(rel, f"the asset {rel}"))
     for d in docs:
         claims.claim(doc_output_path(d.source.rel), publish.Claimant(d.source.rel, d.source.rel))
@@ -430,8 +433,8 @@ def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, s
             writer.write(f"raw/{rel}", input_bytes(root, root / rel))
         for rel, data in sorted(o.files.items()):
             writer.write(rel, data)
-    for p in _assets(root):
-        writer.write(rel_path(root, p), input_bytes(root, p))
+    for rel, read in _assets(root):
+        writer.write(rel, read())
     return showing
 
 

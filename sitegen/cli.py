@@ -211,7 +211,24 @@ def paper(root: Path, out: Path) -> None:
 
 @main.group()
 def new() -> None:
-    """Scaffold a new authored entry."""
+    """Scaffold a new site, or a new authored entry."""
+
+
+@new.command("site")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--id", "fid", default="mybench", show_default=True, help="The benchmark's family id (its folder under content/ and data/).")
+@click.option("--title", default="My benchmark", show_default=True, help="The benchmark's title.")
+def new_site(directory: Path, fid: str, title: str) -> None:
+    """Write a site repository for a declared benchmark into DIRECTORY: its configuration, a
+    method page, a small synthetic example dataset, a README, netlify.toml and a CI workflow.
+    It builds as it is: `cd DIRECTORY && sitegen build`."""
+    from sitegen.scaffold_site import new_site as scaffold
+
+    try:
+        written = scaffold(directory, fid, title)
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo(f"wrote {len(written)} files into {directory}: `cd {directory} && sitegen build`, then replace the example data with yours")
 
 
 @new.command("amendment")

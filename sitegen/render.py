@@ -300,14 +300,20 @@ def rank_range(row) -> str:
     return rank_text(row.rank_best, row.rank_worst)
 
 
+# The built-in theme: the pages every site has (base, page, home, downloads) and their shared
+# pieces, and the stylesheet and icon they link (sitegen/theme/assets/).
+THEME_TEMPLATES = Path(__file__).resolve().parent / "theme" / "templates"
+THEME_ASSETS = Path(__file__).resolve().parent / "theme" / "assets"
+
+
 def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2.Environment:
-    """The site's jinja2 environment: the site's templates/ first, then the templates a family
-    ships in its own package (a plug-in's pages need no copy in the site; a site overrides one
-    by writing a template of the same name). Compiled templates are not kept on disk between
-    builds: jinja2's bytecode cache is marshalled code, and whoever can write a cache folder
-    could then run code in the build (the build cache holds data only, see incremental.py)."""
+    """The site's jinja2 environment: the site's templates/ first, then the templates each
+    family ships in its package, then the built-in theme's. A site overrides any of them by
+    writing a template of the same name, and needs none of its own to build. Compiled templates
+    are not kept on disk between builds: jinja2's bytecode cache is marshalled code, and whoever
+    can write a cache folder could then run code in the build (the cache holds data only)."""
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs)]),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs, THEME_TEMPLATES)]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

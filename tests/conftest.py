@@ -91,7 +91,7 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
         src = REPO_ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name)
-        else:
+        elif src.exists():  # the demo has no templates/ or assets/ of its own: the theme serves it
             shutil.copy2(src, dest / name)
     # Only the figure cache: a test's build still loads and computes every family itself.
     if cache_from is not None and (cache_from / CACHE_DIR / "figures").is_dir():
@@ -158,6 +158,18 @@ def two_standard_scores(rec: dict) -> bool:
 
 
 # --------------------------------------------------------------------------- inspecting outputs
+
+
+def override_template(root: Path, name: str) -> Path:
+    """templates/NAME of the site at ROOT, written as the built-in theme's copy when the site has
+    none (a site overrides a theme template by name): the file a test then edits."""
+    from sitegen.render import THEME_TEMPLATES
+
+    path = root / "templates" / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes((THEME_TEMPLATES / name).read_bytes())
+    return path
 
 
 def hash_tree(root: Path) -> dict[str, str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -25,7 +24,6 @@ from sitegen.families.canonic.validate import task_set_fingerprint
 
 from conftest import reference, ref_status, write_freeze
 
-REPO = Path(__file__).resolve().parent.parent
 SWEEP_ID = "tiny-001"
 J1, J2 = "judge/one", "judge/two"
 MODELS = [
@@ -115,7 +113,7 @@ def grid(overrides: dict | None = None) -> dict[tuple[str, str], dict | None]:
 def run(tmp_path: Path, cells: dict[tuple[str, str], dict | None], sweep: dict | None = None):
     root = tmp_path / "tiny"
     (root / "data" / "canonic").mkdir(parents=True)
-    shutil.copytree(REPO / "templates", root / "templates")  # validate renders every page too
+    # validate renders every page too, with the built-in theme and the family's own templates
     (root / "pyproject.toml").write_text('[tool.sitegen]\ntitle = "tiny"\nfamilies = ["canonic"]\n', encoding="utf-8")
     (root / "data" / "canonic" / "sweep.json").write_text(json.dumps(sweep or make_sweep(), indent=1), encoding="utf-8")
     lines = [json.dumps(c) for c in cells.values() if c is not None]

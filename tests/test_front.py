@@ -39,6 +39,7 @@ BOARD_DOWNLOADS = {
     r"canonic/([a-z-]+)/": (r"canonic/\1/board", "model_name"),
     r"chronicle/boards/([a-z-]+)/": (r"chronicle/boards/\1", "name"),
     r"nextchapter/": ("nextchapter/standings", "name"),
+    r"vignette/boards/([a-z-]+)/": (r"vignette/boards/\1/board", "name"),
 }
 
 
@@ -52,7 +53,7 @@ def _home_results(out: Path) -> dict[str, str]:
 def test_home_states_who_is_first_on_every_board_as_its_download_does(built_site):
     out = built_site.out
     results = _home_results(out)
-    assert len(results) == 6 + 3 + 1  # every board of the three families
+    assert len(results) == 6 + 3 + 1 + 8  # every board of the four benchmarks
     for href, headline in results.items():
         pattern, (stem, col) = next((p, d) for p, d in BOARD_DOWNLOADS.items() if re.fullmatch(p, href))
         keep = (lambda r: r.get("shown_as", "headline") == "headline")
@@ -77,7 +78,7 @@ def _family_nav(page: str) -> tuple[str, list[str]] | None:
 
 
 def test_every_page_of_a_family_has_the_family_navigation(built_site):
-    titles = {"canonic": "Canonic Stage 1", "chronicle": "ChronicleBench", "nextchapter": "NextChapterBench"}
+    titles = {"canonic": "Canonic Stage 1", "chronicle": "ChronicleBench", "nextchapter": "NextChapterBench", "vignette": "Vignette"}
     seen = 0
     for path in sorted(built_site.out.rglob("*.html")):
         rel = path.relative_to(built_site.out).as_posix()

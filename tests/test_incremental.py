@@ -23,7 +23,8 @@ from sitegen.errors import BuildError, InputError
 from sitegen.config import load_config
 from sitegen.families import FAMILIES
 
-from conftest import COMMAND_SECONDS, STARTUP_SECONDS, copy_site, find_cell_line, hash_tree, rewrite_cell_line, two_standard_scores
+from conftest import (COMMAND_SECONDS, STARTUP_SECONDS, copy_site, find_cell_line, hash_tree, override_template, rewrite_cell_line,
+                      two_standard_scores)
 
 AMENDMENT = "content/chronicle/amendments/A6.md"
 
@@ -150,7 +151,7 @@ def test_a_changed_cell_template_and_page_each_rebuild_to_the_cold_output(site, 
     build(load_config(site), out)
     assert_same_as_cold(site, out, tmp_path)
 
-    base = site / "templates" / "base.html"
+    base = override_template(site, "base.html")
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Edited footer.</p></footer>", 1), encoding="utf-8")
     build(load_config(site), out)
     assert "Edited footer." in (out / "canonic/index.html").read_text(encoding="utf-8")
@@ -417,7 +418,7 @@ def test_a_changed_template_renders_cached_families_from_a_fresh_computation(sit
     """Page contexts are not cached: a template edit loads and computes each cached family
     again to render its pages, and the output is the cold build's."""
     out = tmp_path / "out"
-    base = site / "templates" / "base.html"
+    base = override_template(site, "base.html")
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Footer, again.</p></footer>", 1), encoding="utf-8")
     counting = Counting(monkeypatch)
     build(load_config(site), out)

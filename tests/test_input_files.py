@@ -56,6 +56,7 @@ def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_
     host.mkdir()
     (host / "environ").write_bytes(secret + b"\n")
     (host / "leak.md").write_bytes(b"---\ntitle: Leaked\n---\n" + secret + b"\n")
+    (site / "assets").mkdir(exist_ok=True)
     (site / "assets" / "env.txt").symlink_to(host / "environ")
     (site / "content" / "leak.md").symlink_to(host / "leak.md")
     (site / "data" / "canonic" / "zero.json").symlink_to("/dev/zero")
@@ -257,6 +258,7 @@ def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
 
 def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, cached_site_copy):
     site, out = cached_site_copy, tmp_path / "out"
+    (site / "assets").mkdir(exist_ok=True)
     (site / "assets" / "latin-1.txt").write_bytes("café, naïve\n".encode("latin-1"))
     assert run_cli("validate", "--root", str(site)).returncode == 0
     r = build_cli(site, out)

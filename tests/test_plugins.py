@@ -111,7 +111,7 @@ def test_a_family_from_another_package_builds_its_pages_from_its_own_templates(t
     assert (site / "_site" / "raw" / "data" / "tiny" / "scores.json").is_file()
     assert 'href="tiny/' in (site / "_site" / "index.html").read_text(encoding="utf-8")
     # The site's own templates/ come first: a template of the same name overrides the plug-in's.
-    (site / "templates" / "tiny").mkdir()
+    (site / "templates" / "tiny").mkdir(parents=True)
     (site / "templates" / "tiny" / "board.html").write_text(BOARD.replace("Tiny board</h1>", "Overridden</h1>"), encoding="utf-8")
     r = run_cli("build", "--root", str(site), env=_env(plugins))
     assert r.returncode == 0, r.stderr

@@ -162,6 +162,9 @@ def ranked_tables() -> dict[str, dict]:
                                                      "median_low", "median_high", lambda r: r["median_words"] != "")
     tables["nextchapter/standings.csv"] = table("nextchapter/index.html", "model", "name", "craft", "craft_low", "craft_high",
                                                 lambda r: r["shown_as"] == "headline")
+    for board in ("ghost-story", "heist", "first-contact", "family-dinner", "fable", "noir", "love-letter", "monologue"):
+        tables[f"vignette/boards/{board}/board.csv"] = table(f"vignette/boards/{board}/index.html", "model", "name", "score",
+                                                             "low", "high", lambda r: r["published"] == "True")
     return tables
 
 

@@ -4,8 +4,17 @@ importing its package, so a build that takes a family from the cache never impor
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sitegen.families import Registered
 
-canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md"), None, "sitegen.families.canonic")
-chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle")
-nextchapter = Registered("nextchapter", ("data/nextchapter/",), None, "sitegen.families.nextchapter")
+_HERE = Path(__file__).resolve().parent
+
+
+def _templates(fid: str) -> str:
+    return str(_HERE / fid / "templates")  # holds templates/<fid>/*.html, named "<fid>/board.html"
+
+
+canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md"), None, "sitegen.families.canonic", _templates("canonic"))
+chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle", _templates("chronicle"))
+nextchapter = Registered("nextchapter", ("data/nextchapter/",), None, "sitegen.families.nextchapter", _templates("nextchapter"))

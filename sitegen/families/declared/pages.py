@@ -77,6 +77,9 @@ def outputs(res: DeclaredResults) -> Outputs:
                   x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
               "items", used)
 
+    table("criteria", f"{cfg.title}: the criteria", ["id", "label", "min", "max", "direction", "weight", "optional"],
+          [(c.id, c.label, c.min, c.max, c.direction, c.weight, c.optional) for c in cfg.criteria], "criteria",
+          {config_rel(fid): sources[config_rel(fid)]})
     prompts = {p.id: p for p in inp.prompts}
     models = {m.id: m for m in inp.models}
     common = {"cfg": cfg, "res": res, "fid": fid, "judges": judges, "prompts": prompts, "models": models,

@@ -1,0 +1,41 @@
+"""`sitegen new site DIR`: a site repository for a declared benchmark that builds and verifies as
+it is written, with no Python, no templates and no assets of its own."""
+
+from __future__ import annotations
+
+from conftest import run_cli
+
+
+def test_a_new_site_builds_and_verifies_as_it_is(tmp_path):
+    site = tmp_path / "bench"
+    r = run_cli("new", "site", str(site), "--id", "shortbench", "--title", 'Short "Bench"')
+    assert r.returncode == 0, r.stderr
+    files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert files == [".github/workflows/site.yml", "README.md", "content/index.md", "content/shortbench/benchmark.toml",
+                     "content/shortbench/method.md", "data/shortbench/items-s1.jsonl", "data/shortbench/models.jsonl",
+                     "data/shortbench/prompts.jsonl", "netlify.toml", "pyproject.toml"]
+    assert not any(p.suffix == ".py" for p in site.rglob("*"))
+    readme = (site / "README.md").read_text(encoding="utf-8")
+    assert "pip install sitegen && sitegen build" in readme and "sitegen verify _site --source ." in readme
+    r = run_cli("build", "--root", str(site))
+    assert r.returncode == 0, r.stderr
+    out = site / "_site"
+    home = (out / "shortbench" / "index.html").read_text(encoding="utf-8")
+    assert 'Short "Bench"' in home.replace("&#34;", '"') and "judged by one judge, Example Judge" in home
+    assert "No freeze was recorded." in home
+    assert (out / "shortbench" / "boards" / "fiction" / "index.html").is_file() and (out / "shortbench" / "boards" / "poetry" / "index.html").is_file()
+    assert (out / "assets" / "site.css").is_file()  # the built-in theme's
+    assert "Synthetic demo data." in (out / "index.html").read_text(encoding="utf-8")
+    r = run_cli("verify", str(out), "--source", str(site))
+    assert r.returncode == 0, r.stderr + r.stdout
+
+
+def test_a_new_site_is_never_written_over_files_and_refuses_a_bad_id(tmp_path):
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "notes.txt").write_text("mine", encoding="utf-8")
+    r = run_cli("new", "site", str(taken))
+    assert r.returncode == 1 and "exists and is not an empty folder: nothing was written" in r.stderr
+    assert sorted(p.name for p in taken.iterdir()) == ["notes.txt"]
+    r = run_cli("new", "site", str(tmp_path / "fresh"), "--id", "Bad Id")
+    assert r.returncode == 1 and "--id: expected a family id" in r.stderr and not (tmp_path / "fresh").exists()
