@@ -198,3 +198,26 @@ def test_a_family_id_without_its_configuration_is_not_a_family(site_copy):
     r = run_cli("validate", "--root", str(site_copy))
     assert r.returncode == 1
     assert "or a family declared by content/<id>/benchmark.toml; found ['vignette']" in r.stderr
+
+
+def test_items_as_parquet_give_the_same_numbers_and_problems_name_the_row(site_copy):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    want = validate(load_config(site_copy))[FID]
+    rel = f"data/{FID}/sweep-s2.jsonl"
+    recs = _jsonl(site_copy / rel)
+    pq.write_table(pa.Table.from_pylist(recs), site_copy / f"data/{FID}/sweep-s2.parquet")
+    (site_copy / rel).unlink()
+    cfg = site_copy / CONFIG
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('items = "sweep-s2.jsonl"', 'items = "sweep-s2.parquet"'), encoding="utf-8")
+    got = validate(load_config(site_copy))[FID]
+    assert [[(r.model, r.score, r.low, r.high, r.rank_best, r.rank_worst) for r in b.rows] for b in got.current.boards] == \
+        [[(r.model, r.score, r.low, r.high, r.rank_best, r.rank_worst) for r in b.rows] for b in want.current.boards]
+    assert [x.item for x in got.current.items] == [x.item for x in want.current.items]
+    n = next(i for i, r in enumerate(recs) if r.get("judgments"))
+    recs[n]["judgments"][0]["scores"]["voice"] = 25.0
+    pq.write_table(pa.Table.from_pylist(recs), site_copy / f"data/{FID}/sweep-s2.parquet")
+    with pytest.raises(InputError) as exc:
+        validate(load_config(site_copy))
+    assert f"data/{FID}/sweep-s2.parquet:{n + 1} $.judgments[0].scores.voice: expected a score on 0.00-20.00; found 25.0" in str(exc.value)

@@ -423,6 +423,7 @@ def test_a_generated_pages_template_in_front_matter_is_one_problem_naming_the_pa
 
 
 def test_a_template_asking_for_what_the_page_lacks_is_one_problem_naming_the_page(site_copy):
+    (site_copy / "templates").mkdir(exist_ok=True)
     (site_copy / "templates/essay.html").write_text(
         '{% extends "page.html" %}{% block footer %}<p>By {{ meta.author }}</p>{% endblock %}', encoding="utf-8")
     (site_copy / "content/t.md").write_text("---\ntitle: T\ntemplate: essay.html\n---\n\nText.\n", encoding="utf-8")

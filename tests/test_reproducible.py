@@ -41,7 +41,8 @@ def copy_site_shuffled(dest: Path) -> Path:
     files = []
     for name in SITE_INPUTS:
         src = REPO_ROOT / name
-        files += sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [src]
+        if src.exists():  # the demo has no templates/ or assets/ of its own
+            files += sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [src]
     for i, src in enumerate(reversed(files)):
         target = dest / src.relative_to(REPO_ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -108,10 +108,11 @@ class Gate(_Strict):
 
 
 class Freeze(_Strict):
-    """`none`: nothing was frozen, and the site says so. `recorded`: data/<family>/freeze.json
-    holds the fingerprints of the configuration and the prompts, checked on every build."""
+    """`none`: nothing was fingerprinted before the sweeps, and the site says so and claims no
+    freeze. (A recorded freeze, checked on every build as Canonic's is, is not offered yet: a
+    kind the build could not check would be a claim it cannot stand behind.)"""
 
-    kind: Literal["none", "recorded"] = "none"
+    kind: Literal["none"] = "none"
 
 
 class Sweep(_Strict):
@@ -121,7 +122,8 @@ class Sweep(_Strict):
     id: Id
     date: IsoDate
     judges: list[Id] = Field(min_length=1)
-    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$")]
+    # JSONL, or Parquet (a harness at scale writes Parquet; DuckDB reads it)
+    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(jsonl|parquet)$")]
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
 
 

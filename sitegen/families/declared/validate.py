@@ -26,7 +26,7 @@ from sitegen import names
 from sitegen.contract import duplicates, problems_from, validate_many
 from sitegen.errors import Problem, short_repr
 from sitegen.fields import Name
-from sitegen.load import Loaded, SourceFile, decode_utf8, read_bytes, read_jsonl
+from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes, read_jsonl
 from sitegen.numbers import display
 from sitegen.families.declared.config import CONFIG_NAME, BenchmarkConfig, Criterion
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
@@ -138,12 +138,55 @@ def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, f
         loaded.problems.append(Problem(rel, None, "", "this file (the family's configuration names it)", "no such file"))
         loaded.incomplete.add(rel)
         return [], []
-    src, records = read_jsonl(root, path, loaded, limits)
+    if rel.endswith(".parquet"):
+        src, records = read_parquet(root, path, loaded, limits)
+    else:
+        src, records = read_jsonl(root, path, loaded, limits)
+    if src is None:
+        return [], []
     files[rel] = src
     values, errs = validate_many(adapter, records, rel)
     loaded.problems.extend(errs)
     bad = {e.line for e in errs}
     return values, [r.line for r in records if r.line not in bad]
+
+
+def read_parquet(root: Path, path: Path, loaded: Loaded, limits) -> tuple[SourceFile | None, list[JsonRecord]]:
+    """The rows of a Parquet items file as records, row n (1-based) in place of a line number.
+
+    The bytes are read once, as any input is (a regular file inside the repository, within the
+    size limit), hashed, and handed to DuckDB from memory, so what is validated is what was
+    hashed. A column that a row leaves null is dropped from that row's objects (Parquet has no
+    absent field), except inside a judgment's scores, where null means "not scored"."""
+    src, data = read_bytes(root, path, loaded, limits)
+    if data is None:
+        return src, []
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+        db = duckdb.connect(":memory:")
+        try:
+            rel = db.from_arrow(table)
+            columns = rel.columns
+            rows = rel.fetchall()  # in file order: a relation over one Arrow table is not reordered
+        finally:
+            db.close()
+    except (pa.ArrowException, duckdb.Error, OSError) as exc:
+        loaded.problems.append(Problem(src.rel, None, "", "a Parquet file", f"{type(exc).__name__}: {str(exc).splitlines()[0]}"))
+        loaded.incomplete.add(src.rel)
+        return src, []
+    return src, [JsonRecord(src.rel, n, _without_nulls(dict(zip(columns, row)))) for n, row in enumerate(rows, start=1)]
+
+
+def _without_nulls(value, keep: bool = False):
+    if isinstance(value, dict):
+        return {k: _without_nulls(v, k == "scores") for k, v in value.items() if keep or v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out) -> None:
