@@ -122,7 +122,7 @@ def _template_dirs(config: SiteConfig) -> list[Path]:
 
 
 def _declared_reads(family, files: list[SourceFile]) -> list[SourceFile]:
-    """`files`, the files family `fid` read, when its declared inputs cover every one: a file
+    """`files`, the files `family` read, when its declared inputs cover every one: a file
     read outside them would escape its cache key (a bug in the family, whatever the input)."""
     fid, inputs = family.id, family.inputs
     stray = sorted({f.rel for f in files if not incremental.covers(inputs, f.rel)})
