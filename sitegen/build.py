@@ -83,8 +83,7 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     claimed = tuple(f"content/{f.content_dir}/" for f in families.values() if f.content_dir)
     claimed += tuple(f"content/{fid}/" for fid in installed() if fid not in config.families)
     # and so does a declared family's folder (content/<id>/benchmark.toml) when it is not enabled
-    claimed += tuple(f"content/{p.parent.name}/" for p in sorted((root / "content").glob(f"*/{declared.CONFIG_NAME}"))
-                     if p.parent.name not in config.families)
+    claimed += tuple(f"content/{fid}/" for fid in declared.found(root) if fid not in config.families)
     paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
     docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
     for d in docs:

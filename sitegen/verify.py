@@ -118,8 +118,7 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     recomputation off."""
     root = site / RAW_DIR
     families = [fid for fid in installed() if (root / "data" / fid).is_dir()]
-    families += sorted(p.parent.name for p in (root / "content").glob(f"*/{declared.CONFIG_NAME}")
-                       if p.parent.name not in installed() and (root / "data" / p.parent.name).is_dir())
+    families += [fid for fid in declared.found(root) if fid not in installed() and (root / "data" / fid).is_dir()]
     out = []
     claimed = manifest.get("families", [])
     if sorted(claimed) != sorted(families):

@@ -11,12 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-CONFIG_NAME = "benchmark.toml"  # config.CONFIG_NAME, without importing pydantic to find a site's families
+CONFIG_NAME = "benchmark.toml"
 TEMPLATES = str(Path(__file__).parent / "templates")
 
 
 def config_path(root: Path, fid: str) -> Path:
     return root / "content" / fid / CONFIG_NAME
+
+
+def found(root: Path) -> list[str]:
+    """The ids of every folder content/<id>/ of the site at ROOT that holds a benchmark.toml,
+    sorted: the declared benchmarks it has, whether or not its configuration enables them."""
+    return sorted(p.parent.name for p in (Path(root) / "content").glob(f"*/{CONFIG_NAME}"))
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
 def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict) -> Board:
     cfg = inp.config
     n_iter = cfg.repeats.iterations
-    rows, jobs = [], []
+    rows = []
     for m in inp.models:
         means, scored, failed, missing = [], 0, 0, 0
         for p in prompts:

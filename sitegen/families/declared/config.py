@@ -15,9 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from sitegen.contract import duplicates
-from sitegen.fields import IsoDate, Name, NoControl, Slug, Text
-
-CONFIG_NAME = "benchmark.toml"
+from sitegen.fields import IsoDate, Name, NoControl, Text
 
 
 class _Strict(BaseModel):

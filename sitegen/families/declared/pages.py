@@ -14,7 +14,7 @@ from sitegen import render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
-from sitegen.families.declared.validate import config_rel, data_rel
+from sitegen.families.declared.validate import config_rel
 
 
 def board_path(fid: str, board: str) -> str:
@@ -42,8 +42,9 @@ def outputs(res: DeclaredResults) -> Outputs:
         return t
 
     def sweep_sources(s: SweepResult) -> dict[str, str]:
-        rel = data_rel(fid, next(x.items for x in cfg.sweeps if x.id == s.id))
-        return {r: h for r, h in sources.items() if r == rel or not r.startswith(f"data/{fid}/") or r.endswith(("/models.jsonl", "/prompts.jsonl"))}
+        """Every file the family read but the other sweeps' items: what this sweep's tables come from."""
+        others = {x.rel for x in inp.sweeps if x.id != s.id}
+        return {r: h for r, h in sources.items() if r not in others}
 
     board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "published",
                      "score", "low", "high", "prompts", "rank_best", "rank_worst", "seed"]
@@ -72,7 +73,7 @@ def outputs(res: DeclaredResults) -> Outputs:
               ["sweep", "model", "prompt", "iteration", "attempts", "outcome", "reason", "judge", "score", *criteria],
               [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
                 x.item.attempts[-1].reason, j.judge, x.judge_scores[j.judge], *[j.scores.get(c) for c in criteria])
-               for x in s.items for j in (x.item.judgments or [None]) if j is not None]
+               for x in s.items for j in x.item.judgments]
               + [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
                   x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
               "items", used)

@@ -28,7 +28,8 @@ from sitegen.errors import Problem, short_repr
 from sitegen.fields import Name
 from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes, read_jsonl
 from sitegen.numbers import display
-from sitegen.families.declared.config import CONFIG_NAME, BenchmarkConfig, Criterion
+from sitegen.families.declared import CONFIG_NAME
+from sitegen.families.declared.config import BenchmarkConfig, Criterion
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
 
 _MODELS = TypeAdapter(list[Model])
