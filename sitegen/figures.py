@@ -17,8 +17,10 @@ import inspect
 import json
 import multiprocessing
 import re
+import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -82,7 +84,29 @@ def _draw(fig: Figure) -> tuple[str, bytes]:
     import vl_convert as vlc  # late: only when a figure must actually be drawn
 
     spec = fig.draw(fig.data)
-    return vlc.vegalite_to_svg(spec), (json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    svg = _numbered_from_zero(vlc.vegalite_to_svg(spec))
+    return svg, (json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+_COUNTED_ID = re.compile(r'(id="|url\(#|href="#)([A-Za-z]+_?)(\d+)(?=[")])')
+
+
+def _numbered_from_zero(svg: str) -> str:
+    """The SVG with Vega's counted ids (gradient_0, clip3) renumbered from 0 in order of first
+    appearance, per prefix. Vega numbers them with counters that live as long as its runtime,
+    so a worker that has drawn a gradient before draws the next as gradient_1: the same figure
+    must give the same bytes whichever worker draws it, and after however many others."""
+    seen: dict[tuple[str, str], str] = {}
+    counts: dict[str, int] = {}
+
+    def renumber(m: re.Match) -> str:
+        name = (m.group(2), m.group(3))
+        if name not in seen:
+            seen[name] = str(counts.get(m.group(2), 0))
+            counts[m.group(2)] = counts.get(m.group(2), 0) + 1
+        return m.group(1) + m.group(2) + seen[name]
+
+    return _COUNTED_ID.sub(renumber, svg)
 
 
 def _rasterise(svg: str) -> bytes:
@@ -185,19 +209,16 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
     order = sorted(range(len(misses)), key=lambda i: -len(misses[i][0].data))
     n = min(len(misses), workers())
     if n > 1:
-        # Workers are started from a fresh interpreter (forkserver), never forked from this
-        # process: once vl-convert has run here (a rebuild with a single figure to draw, in
-        # `sitegen serve`), its runtime's threads do not survive a fork, and a forked worker
-        # that calls it waits forever.
-        with ProcessPoolExecutor(max_workers=n, mp_context=_forkserver()) as pool:
-            svg_jobs = {pool.submit(_draw, misses[i][0]): i for i in order}
-            png_jobs: dict[Future, int] = {}
-            drawn: dict[int, tuple[str, bytes]] = {}
-            pngs: dict[int, bytes] = {}
-            pending = set(svg_jobs)
+        pool = _pool()
+        svg_jobs = {pool.submit(_draw, misses[i][0]): i for i in order}
+        png_jobs: dict[Future, int] = {}
+        drawn: dict[int, tuple[str, bytes]] = {}
+        pngs: dict[int, bytes] = {}
+        pending = set(svg_jobs)
+        try:
             while pending:
                 if stop is not None and stop.is_set():
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    _cancel(pending)
                     return out
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -210,7 +231,12 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
                     else:  # a figure complete, for the count
                         pngs[png_jobs[future]] = future.result()
                         report(len(out) + len(pngs), len(figures))
-            done = [Rendered(svg=drawn[i][0], png=pngs[i], spec=drawn[i][1]) for i in range(len(misses))]
+        except BaseException:
+            _cancel(pending)
+            if isinstance(sys.exc_info()[1], BrokenProcessPool):
+                _retire_pool()  # a worker died: the next build starts a new pool
+            raise
+        done = [Rendered(svg=drawn[i][0], png=pngs[i], spec=drawn[i][1]) for i in range(len(misses))]
     else:
         done = []
         for fig, _ in misses:
@@ -223,12 +249,48 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
     return out
 
 
+# One pool of figure workers per process, started at the first build with figures to draw and
+# kept for the life of the process: vl-convert's runtime takes about a second to start in each
+# worker, so a process that builds many times (`sitegen serve`, a test suite) pays it once
+# rather than once per build. Workers hold no state from one figure to the next: each job
+# carries its figure, and its output depends on nothing else.
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ProcessPoolExecutor(max_workers=workers(), mp_context=_forkserver())
+        return _POOL
+
+
+def _retire_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _cancel(pending: set[Future]) -> None:
+    """Stop the jobs of this build that have not started, and wait for those running (at most
+    one per worker): the pool is then free for the next build, and a failed build says only
+    why it failed."""
+    for future in pending:
+        future.cancel()
+    wait(pending)
+
+
 def _forkserver():
     """The forkserver context, its server importing Altair (~0.5 s) before it forks a worker:
-    each worker then starts with it imported, once per process rather than once per worker
-    (and once per build in a process that builds many times). Importing Altair and vl_convert
-    starts no thread, so forking after it is safe; vl-convert's runtime starts in the worker,
-    at its first figure."""
+    each worker then starts with it imported, once per process rather than once per worker.
+    Importing Altair and vl_convert starts no thread, so forking after it is safe;
+    vl-convert's runtime starts in the worker, at its first figure. Workers are never forked
+    from this process itself: once vl-convert has run here (a rebuild with a single figure to
+    draw, in `sitegen serve`), its runtime's threads do not survive a fork, and a forked
+    worker that calls it waits forever."""
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["altair", "vl_convert"])  # takes effect when the server starts
     return ctx

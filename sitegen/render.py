@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import jinja2
+import jinja2.bccache
 import jinja2.meta
 import jinja2.nodes
 from markdown_it import MarkdownIt
@@ -306,13 +308,47 @@ THEME_TEMPLATES = Path(__file__).resolve().parent / "theme" / "templates"
 THEME_ASSETS = Path(__file__).resolve().parent / "theme" / "assets"
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in this process, by template path and source: compiling costs
+    about 30 ms a template (over a second for a site's templates), and a process that builds
+    many times (`sitegen serve`, a test suite) compiles each template once. jinja2 checks the
+    source's checksum on every load, so an edited template is compiled again. Every
+    environment() is configured alike, so compiled code never crosses configurations. At most
+    MAX entries: the oldest go first."""
+
+    MAX = 1024
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with self._lock:
+            data = self._code.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = bucket.bytecode_to_string()
+        with self._lock:
+            self._code.pop(bucket.key, None)
+            self._code[bucket.key] = data
+            while len(self._code) > self.MAX:
+                del self._code[next(iter(self._code))]
+
+
+_COMPILED = _CompiledTemplates()
+
+
 def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2.Environment:
     """The site's jinja2 environment: the site's templates/ first, then the templates each
     family ships in its package, then the built-in theme's. A site overrides any of them by
     writing a template of the same name, and needs none of its own to build. Compiled templates
     are not kept on disk between builds: jinja2's bytecode cache is marshalled code, and whoever
-    can write a cache folder could then run code in the build (the cache holds data only)."""
+    can write a cache folder could then run code in the build (the cache holds data only). They
+    are kept in memory for the life of the process (_COMPILED)."""
     env = jinja2.Environment(
+        bytecode_cache=_COMPILED,
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs, THEME_TEMPLATES)]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

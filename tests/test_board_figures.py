@@ -186,3 +186,22 @@ def test_the_hand_written_specs_declare_the_vega_lite_of_the_installed_altair():
     from sitegen.interval_chart import VEGA_LITE_SCHEMA
 
     assert VEGA_LITE_SCHEMA == alt.SCHEMA_URL
+
+
+def _gradient_chart(data: list[dict]) -> dict:
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": data},
+            "mark": "rect", "encoding": {"x": {"field": "a", "type": "nominal"},
+                                         "color": {"field": "v", "type": "quantitative"}}}
+
+
+def test_a_figure_drawn_after_others_in_the_same_worker_has_the_same_bytes():
+    # Vega numbers gradients with a counter that lives as long as its runtime: a worker kept
+    # between builds (or drawing several figures) would name the second drawing's gradient
+    # gradient_1, and the same figure would change bytes with the order it was drawn in.
+    from sitegen.families import Figure
+    from sitegen.figures import render
+
+    fig = Figure("t/heat", [{"a": "x", "v": 1}, {"a": "y", "v": 3}], _gradient_chart, "alt", {}, "")
+    first, second = render(fig), render(fig)
+    assert 'id="gradient_0"' in first.svg and "url(#gradient_0)" in first.svg
+    assert second.svg == first.svg and second.png == first.png
