@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import incremental, numbers, publish, render, site_files, site_index
+from sitegen import amendments, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
@@ -84,6 +84,8 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     claimed += tuple(f"content/{fid}/" for fid in installed() if fid not in config.families)
     # and so does a declared family's folder (content/<id>/benchmark.toml) when it is not enabled
     claimed += tuple(f"content/{fid}/" for fid in declared.found(root) if fid not in config.families)
+    # and every family's amendment log, read by the family itself (sitegen.amendments)
+    claimed += tuple(f"{amendments.log_dir(fid)}/" for fid in config.families)
     paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
     docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
     for d in docs:

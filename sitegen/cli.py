@@ -233,13 +233,28 @@ def new_site(directory: Path, fid: str, title: str) -> None:
 
 @new.command("amendment")
 @root_option
-@click.option("--title", required=True, help="The amendment's title.")
-def new_amendment(root: Path, title: str) -> None:
-    """Write the next amendment of the ChronicleBench log (next id, today's date)."""
-    from sitegen.families.chronicle.scaffold import new_amendment as scaffold
+@click.option("--title", required=True, help="The entry's title.")
+@click.option("--family", "fid", default=None, help="The family whose log it joins (needed when the site has several).")
+@click.option("--kind", type=click.Choice(["amendment", "clarification", "rename-note"]), default="amendment",
+              show_default=True, help="An amendment (A<n>), a clarification (C<n>) or a rename note (R<n>).")
+def new_amendment(root: Path, title: str, fid: str | None, kind: str) -> None:
+    """Write the next entry of a family's amendment log (next id of its kind, today's date)
+    into content/<family>/amendments/, with FILL IN where only a person knows the answer."""
+    from sitegen.config import load_config
+    from sitegen.families import for_site
+    from sitegen.scaffold_amendment import new_entry, today
 
     try:
-        path = scaffold(root, title)
+        today()  # a malformed SOURCE_DATE_EPOCH is said first, whatever else is wrong
+        config = load_config(root)
+        if fid is None:
+            if len(config.families) != 1:
+                raise BuildError(f"--family: expected one of the site's families ({', '.join(config.families)}); found none given")
+            fid = config.families[0]
+        elif fid not in config.families:
+            raise BuildError(f"--family: expected one of the site's families ({', '.join(config.families)}); found {fid!r}")
+        family = for_site(root, [fid])[fid]
+        path = new_entry(root, fid, title, kind, getattr(family, "amendment_fields", ()))
     except SitegenError as exc:
         _fail(exc)
     click.echo(f"wrote {path}: replace every FILL IN, then build")

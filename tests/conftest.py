@@ -99,6 +99,17 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
     return dest
 
 
+def one_family(dest: Path, fid: str) -> Path:
+    """A copy of the site inputs with only family FID enabled: the demo's own files, a smaller
+    build."""
+    root = copy_site(dest)
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    lines = [f'families = ["{fid}"]' if line.startswith("families = ") else line for line in text.split("\n")]
+    pyproject.write_text("\n".join(lines), encoding="utf-8")
+    return root
+
+
 # --------------------------------------------------------------------------- editing inputs
 
 

@@ -305,7 +305,7 @@ def test_the_repository_amendments_validate_and_every_one_is_on_the_protocol_pag
 def test_scaffolded_amendment_fails_the_build_until_filled_in_then_publishes(chron):
     moment = dt.datetime(2026, 10, 5, 12, 0, tzinfo=dt.timezone.utc)
     title = "Judge retries after a schema failure are logged per window"
-    r = run_cli("new", "amendment", "--root", str(chron), "--title", title,
+    r = run_cli("new", "amendment", "--root", str(chron), "--family", "chronicle", "--title", title,
                 env={"SOURCE_DATE_EPOCH": str(int(moment.timestamp()))})
     assert r.returncode == 0, r.stderr
     path = chron / AMEND_DIR / "A7.md"

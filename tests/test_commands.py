@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from sitegen.config import Limits, load_config
 from sitegen.errors import BuildError, InputError
-from sitegen.families.chronicle import scaffold
+from sitegen import scaffold_amendment as scaffold
+from sitegen.families.chronicle.models import AMENDMENT_FIELDS
 from sitegen.load import Loaded, read_markdown
 
 from conftest import REPO_ROOT, REQUEST_SECONDS, copy_site, hash_tree, run_cli
@@ -32,6 +33,11 @@ def test_a_malformed_source_date_epoch_is_one_line_naming_it_and_writes_nothing(
     assert list(tmp_path.rglob("*.md")) == []
 
 
+def new_amendment(root: Path, title: str) -> Path:
+    """What `sitegen new amendment --family chronicle --title TITLE` writes."""
+    return scaffold.new_entry(root, "chronicle", title, "amendment", AMENDMENT_FIELDS)
+
+
 def title_read_back(root: Path, path: Path) -> str:
     loaded = Loaded()
     doc = read_markdown(root, path, loaded, Limits())
@@ -45,7 +51,7 @@ HARD_TITLES = ['"Quoted" policy', '"Quoted"', "'Single'", "It's the \"new\" guar
 
 @pytest.mark.parametrize("title", HARD_TITLES)
 def test_a_scaffolded_title_reads_back_exactly(tmp_path, title):
-    path = scaffold.new_amendment(tmp_path, title)
+    path = new_amendment(tmp_path, title)
     assert title_read_back(tmp_path, path) == title
 
 
@@ -57,7 +63,7 @@ def test_any_title_reads_back_exactly_or_is_refused_leaving_no_file(title):
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         try:
-            path = scaffold.new_amendment(root, title)
+            path = new_amendment(root, title)
         except BuildError as exc:
             assert str(exc).startswith("--title: expected ") and "\n" not in str(exc)
             assert list(root.rglob("*.md")) == []
@@ -83,7 +89,7 @@ def test_concurrent_runs_write_one_amendment_each_none_overwritten(tmp_path, mon
 
     def run(title: str) -> None:
         try:
-            written[title] = scaffold.new_amendment(root, title)
+            written[title] = new_amendment(root, title)
         except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
             errors.append(exc)
 

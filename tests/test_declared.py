@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_cli
+from conftest import one_family, run_cli
 
 from sitegen.build import validate
 from sitegen.config import load_config
@@ -221,3 +221,64 @@ def test_items_as_parquet_give_the_same_numbers_and_problems_name_the_row(site_c
     with pytest.raises(InputError) as exc:
         validate(load_config(site_copy))
     assert f"data/{FID}/sweep-s2.parquet:{n + 1} $.judgments[0].scores.voice: expected a score on 0.00-20.00; found 25.0" in str(exc.value)
+
+
+# --------------------------------------------------------------------------- a recorded freeze
+
+
+def _fingerprint(value) -> str:
+    # the method page's rule: JSON with keys sorted, no whitespace, UTF-8; SHA-256 in hex
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _record_freeze(root: Path, frozen_at: str) -> dict[str, str]:
+    config = root / "content" / "vignette" / "benchmark.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('kind = "none"', 'kind = "recorded"'), encoding="utf-8")
+    table = tomllib.loads(config.read_text(encoding="utf-8"))
+    prints = {"rubric": _fingerprint({"criteria": table["criteria"], "item_score": table["item_score"]}),
+              "prompts": _fingerprint(_jsonl(root / "data" / "vignette" / "prompts.jsonl"))}
+    record = {"schema": "vignette.freeze/1", "frozen_at": frozen_at,
+              "items": [{"kind": k, "id": k, "history": [{"version": "v1", "fingerprint": v, "frozen_at": frozen_at}]} for k, v in prints.items()]}
+    (root / "data" / "vignette" / "freeze.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return prints
+
+
+def test_a_recorded_freeze_is_checked_on_every_build_and_each_sweep_says_whether_it_followed_it(tmp_path):
+    from sitegen.build import build
+
+    root = one_family(tmp_path / "site", "vignette")
+    prints = _record_freeze(root, "2026-09-20T08:00:00Z")  # after sweep s1 (2026-09-14), before s2 (2026-11-02)
+    out = tmp_path / "out"
+    build(load_config(root), out)
+    home = (out / "vignette" / "index.html").read_text(encoding="utf-8")
+    assert "Sweep s2 (2026-11-02) ran after they were frozen." in home and "No freeze was recorded" not in home
+    s1 = (out / "vignette" / "sweeps" / "s1" / "index.html").read_text(encoding="utf-8")
+    assert "Sweep s1 (2026-09-14) did not run after the versions in force were frozen" in s1
+    method = (out / "vignette" / "method" / "index.html").read_text(encoding="utf-8")
+    for fp in prints.values():  # recorded and recomputed, both shown
+        assert method.count(fp) == 2
+    assert (out / "raw" / "data" / "vignette" / "freeze.json").is_file()
+
+    # one character of a criterion's label, or of a prompt, after the freeze: refused, by name
+    config = root / "content" / "vignette" / "benchmark.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('label = "Pacing"', 'label = "Pacing."'), encoding="utf-8")
+    prompts = root / "data" / "vignette" / "prompts.jsonl"
+    ptext = prompts.read_text(encoding="utf-8")
+    prompts.write_text(ptext.replace("The violin", "The violin!", 1), encoding="utf-8")
+    with pytest.raises(InputError) as ei:
+        validate(load_config(root))
+    where = sorted((p.file, p.path) for p in ei.value.problems)
+    assert where == [("content/vignette/benchmark.toml", "$.criteria"), ("data/vignette/prompts.jsonl", "")], where
+    assert all("version bump" in p.expected for p in ei.value.problems)
+
+    # a layout change is not an edit: keys reordered and spaced, the same fingerprints
+    config.write_text(text, encoding="utf-8")
+    prompts.write_text("\n".join(json.dumps(dict(reversed(list(json.loads(line).items()))), indent=None, ensure_ascii=True)
+                                 for line in ptext.split("\n") if line.strip()) + "\n", encoding="utf-8")
+    validate(load_config(root))
+
+    (root / "data" / "vignette" / "freeze.json").unlink()
+    with pytest.raises(InputError) as ei:
+        validate(load_config(root))
+    assert [(p.file, p.found) for p in ei.value.problems] == [("data/vignette/freeze.json", "no such file")]

@@ -39,3 +39,18 @@ def test_a_new_site_is_never_written_over_files_and_refuses_a_bad_id(tmp_path):
     assert sorted(p.name for p in taken.iterdir()) == ["notes.txt"]
     r = run_cli("new", "site", str(tmp_path / "fresh"), "--id", "Bad Id")
     assert r.returncode == 1 and "--id: expected a family id" in r.stderr and not (tmp_path / "fresh").exists()
+
+
+def test_the_guide_holds_the_configuration_reference_the_models_give():
+    # regenerate with: python -m sitegen.families.declared.reference docs/publish-your-own-benchmark.md
+    from conftest import REPO_ROOT
+
+    from sitegen.families.declared import config, models
+    from sitegen.families.declared.reference import with_reference
+
+    guide = (REPO_ROOT / "docs" / "publish-your-own-benchmark.md").read_text(encoding="utf-8")
+    assert with_reference(guide) == guide, "the guide's reference is stale"
+    for model in (config.BenchmarkConfig, config.Judge, config.Criterion, config.Sweep, models.Item, models.Judgment):
+        for name, field in model.model_fields.items():
+            assert field.description, f"{model.__name__}.{name} has no description for the reference"
+            assert f"`{name}`" in guide or f".{name}`" in guide, name

@@ -135,6 +135,9 @@ class PythonFamily:
     _compute: Callable[[Any], Any]
     _outputs: Callable[[Any], Outputs]
     _kinds: dict[str, type]
+    # Fields its amendment log records beyond the core's, as (name, hint) for `sitegen new
+    # amendment` (sitegen.amendments).
+    amendment_fields: tuple[tuple[str, str], ...] = ()
 
     def load(self, root, loaded, limits):
         return self._load(root, loaded, limits)

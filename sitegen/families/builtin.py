@@ -15,6 +15,6 @@ def _templates(fid: str) -> str:
     return str(_HERE / fid / "templates")  # holds templates/<fid>/*.html, named "<fid>/board.html"
 
 
-canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md"), None, "sitegen.families.canonic", _templates("canonic"))
+canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md"), None, "sitegen.families.canonic", _templates("canonic"))
 chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle", _templates("chronicle"))
-nextchapter = Registered("nextchapter", ("data/nextchapter/",), None, "sitegen.families.nextchapter", _templates("nextchapter"))
+nextchapter = Registered("nextchapter", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None, "sitegen.families.nextchapter", _templates("nextchapter"))

@@ -13,8 +13,9 @@ from sitegen.families.canonic import validate as _validate
 class Canonic:
     id = "canonic"
     title = "Canonic Stage 1"
-    # The Show Bibles are read for their freeze fingerprints (and are ordinary pages too).
-    inputs = ("data/canonic/", "content/canonic/bibles/*.md")
+    # The Show Bibles are read for their freeze fingerprints (and are ordinary pages too); the
+    # amendment log is the family's own input (sitegen.amendments).
+    inputs = ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md")
     content_dir = None  # its method page and Show Bibles are ordinary pages
 
     def load(self, root, loaded, limits):

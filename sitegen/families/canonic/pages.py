@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sitegen import stats
+from sitegen import amendments, render, stats
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
@@ -114,6 +114,8 @@ def outputs(res: CanonicResults) -> Outputs:
     out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
                   raw_files=sorted(raw), texts=texts, feed=feed_entries(res))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
+    if inp.log is not None:
+        amendments.publish(out, "canonic", summary["title"], inp.log, render.markdown_renderer(), common)
     by_stem.update({t.stem: t for t in out.tables})
     return out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 from pydantic import TypeAdapter
 
-from sitegen import names
+from sitegen import amendments, names
 from sitegen.aggregate import is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many
@@ -81,6 +81,7 @@ class CanonicInput:
     external: ExternalBoard | None = None
     external_file: SourceFile | None = None
     outputs_file: SourceFile | None = None
+    log: amendments.Log | None = None  # content/canonic/amendments/ (sitegen.amendments)
 
 
 def weighted_score(rubric, anchors: dict[str, float]) -> float:
@@ -120,12 +121,14 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
     # Outputs are checked against the cells only when the cells are sound; otherwise every
     # output of a broken cell line would be reported a second time.
     outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems or tables is None else tables["cells"])
+    log = amendments.read(root, "canonic", loaded, limits)
+    amendments.check(log, problems)
     if problems or sweep is None or tables is None or reader is None:
         return None
     if outputs is not None:
         tables["outputs"] = outputs
     return CanonicInput(sweep, tables, sweep_src, reader.source, freeze,
-                        probes, probes_src, external, external_src, outputs_src)
+                        probes, probes_src, external, external_src, outputs_src, log)
 
 
 def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile | None, SweepFile | None]:

@@ -9,4 +9,4 @@ from sitegen.families.chronicle import compute, models, pages, validate
 
 # content/chronicle/ (the protocol and the amendment log) is this family's input.
 FAMILY = PythonFamily("chronicle", "ChronicleBench", ("data/chronicle/", "content/chronicle/"), "chronicle", validate.load_chronicle, compute.compute,
-                      pages.outputs, models.ARTIFACT_KINDS)
+                      pages.outputs, models.ARTIFACT_KINDS, models.AMENDMENT_FIELDS)

@@ -16,10 +16,11 @@ fields, accepted here as declared aliases of `score`. Pages always say "Chronicl
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from sitegen.amendments import EntryId, EntryMeta
 from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, Sha256, Slug, Text
 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
@@ -54,9 +55,7 @@ def _sagascore_in_schema(schema: dict) -> None:
             schema["oneOf"] = [{"required": ["score"]}, {"required": ["sagascore"]}]
         else:  # at most one
             schema["not"] = {"required": ["score", "sagascore"]}
-AmendmentId = Annotated[str, StringConstraints(pattern=r"^[ACR][1-9][0-9]*$")]
-ID_PREFIX = {"amendment": "A", "clarification": "C", "rename-note": "R"}
-PLACEHOLDER = "FILL IN"  # `sitegen new amendment` writes it; the build refuses it until replaced
+AmendmentId = EntryId
 Window = Literal["opening", "25k", "50k", "75k", "ending"]
 Dimension = Literal["hook", "prose", "character", "dialogue", "pacing", "structure", "originality", "coherence"]
 
@@ -293,30 +292,22 @@ ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
 
 
 
-class AmendmentMeta(Strict):
-    """The front matter of one entry of the amendment log (content/chronicle/amendments/*.md).
-    Amendments are A1, A2, ...; clarifications C1, ...; the rename note R1."""
+class AmendmentMeta(EntryMeta):
+    """The front matter of one entry of the amendment log (content/chronicle/amendments/*.md):
+    the core's (sitegen.amendments: id, kind, title, date) and what ChronicleBench records about
+    every change."""
 
-    id: AmendmentId
-    kind: Literal["amendment", "clarification", "rename-note"]
-    title: Name
-    date: IsoDate
     timing: Name  # when, relative to the run: "BEFORE any generation", "mid-generation", "post-scoring"
     directed_by: Name  # who directed it: "owner", "owner-approved", "maintainers"
     scope: Literal["operational only", "methodology", "reporting", "branding only"]
 
-    @model_validator(mode="after")
-    def _prefix(self) -> "AmendmentMeta":
-        if not self.id.startswith(ID_PREFIX[self.kind]):
-            raise ValueError(f"an id starting with {ID_PREFIX[self.kind]} for a {self.kind}")
-        return self
 
-    @field_validator("title", "timing", "directed_by")
-    @classmethod
-    def _filled_in(cls, v: str) -> str:
-        if v.startswith(PLACEHOLDER):
-            raise ValueError("the entry's own text, not the scaffold's placeholder")
-        return v
+# What `sitegen new amendment` writes for each of them, for a person to replace.
+AMENDMENT_FIELDS = (
+    ("timing", "when, relative to the run (for example mid-generation)"),
+    ("directed_by", "who directed it (for example owner)"),
+    ("scope", "operational only | methodology | reporting | branding only"),
+)
 
 
 class ProtocolMeta(Strict):

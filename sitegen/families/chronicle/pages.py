@@ -11,23 +11,15 @@ import json
 
 from markupsafe import Markup
 
-from sitegen import render, stats
+from sitegen import amendments, render, stats
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.chronicle.compute import V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, amendment_number,
+    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE,
 )
 from sitegen.numbers import display
-
-KIND_ORDER = {"amendment": 0, "clarification": 1, "rename-note": 2}
-
-
-def amendment_log(amendments) -> list:
-    """The log's stated order: newest first by date; on one date, amendments by descending
-    number, then clarifications, then the rename note."""
-    return sorted(amendments, key=lambda a: (a.meta.date, -KIND_ORDER[a.meta.kind], amendment_number(a.meta.id)), reverse=True)
 
 
 def run_path(run_id: str) -> str:
@@ -89,8 +81,8 @@ def outputs(res: ChronicleResults) -> Outputs:
     md = render.markdown_renderer()
     names = {e.id: e.name for e in c.entrants}
     briefs = {b.id: b for b in c.briefs}
-    log = amendment_log(inp.amendments)
-    bodies = {a.meta.id: Markup(md.render(a.doc.body)) for a in log}
+    log = amendments.newest_first(inp.amendments)
+    bodies = amendments.bodies(log, md)
     protocol_html = Markup(md.render(inp.protocol.body))
     out = Outputs()
 

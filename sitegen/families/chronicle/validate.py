@@ -14,20 +14,22 @@ from __future__ import annotations
 import os
 import re
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import TypeAdapter
 
+from sitegen import amendments as amendments_mod
 from sitegen import freeze as freeze_mod
 from sitegen import names
+from sitegen.amendments import Entry
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
-from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, read_json, read_jsonl, read_markdown
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json, read_jsonl, read_markdown
 from sitegen.families.chronicle.models import (
-    DIMENSIONS, PLACEHOLDER, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, WindowScore,
+    DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, WindowScore,
 )
 
 COHORT_FILE = "data/chronicle/cohort.json"
@@ -36,18 +38,11 @@ REFERENCE_FILE = "data/chronicle/reference.jsonl"
 ARCHIVE_FILE = "data/chronicle/archive-v1.0.json"
 FREEZE_FILE = "data/chronicle/freeze.json"
 PROTOCOL_DOC = "content/chronicle/protocol.md"
-AMENDMENTS_DIR = "content/chronicle/amendments"
 STATED_TOLERANCE = 1e-6
 WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
 
 _RUNS = TypeAdapter(list[Run])
 _REFS = TypeAdapter(list[ReferenceNovel])
-
-
-@dataclass(frozen=True)
-class Amendment:
-    meta: AmendmentMeta
-    doc: MarkdownDoc
 
 
 @dataclass(frozen=True)
@@ -58,7 +53,7 @@ class ChronicleInput:
     archive: ArchiveFile
     protocol: MarkdownDoc
     protocol_meta: ProtocolMeta
-    amendments: list[Amendment]
+    amendments: list[Entry]  # the amendment log's valid entries, in file order
     frozen: list[freeze_mod.FrozenCheck]
     files: dict[str, SourceFile]
 
@@ -136,7 +131,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, limits, files)
     refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, limits, files)
     protocol, protocol_meta = _read_protocol(root, loaded, limits)
-    amendments, present = _read_amendments(root, loaded, limits)
+    log = amendments_mod.read(root, "chronicle", loaded, limits, AmendmentMeta)
 
     if archive is not None:
         out.extend(names.clashes(((ARCHIVE_FILE, None, f"$.rows[{i}].entrant", r.entrant) for i, r in enumerate(archive.rows)), "archived entrant"))
@@ -147,7 +142,8 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         if protocol_meta is not None:
             if protocol_meta.frozen_on != cohort.protocol_frozen_on:
                 out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
-            _check_amendments(amendments, present, protocol_meta.frozen_on, {e.id: e for e in cohort.entrants}, out)
+            amendments_mod.check(log, out, (protocol_meta.frozen_on, "the protocol's freeze"))
+            _check_withdrawals(log, cohort, out)
         if protocol is not None:
             _check_band(protocol, cohort, out)
     frozen = []
@@ -157,7 +153,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted, out)
     if len(out) > n_before or None in (cohort, archive, freeze, protocol, protocol_meta):
         return None
-    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, amendments, frozen, files)
+    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, list(log.entries), frozen, files)
 
 
 # The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
@@ -196,13 +192,6 @@ def _read_lines(root, rel, adapter, loaded, limits, files):
     return values, [r.line for r in records if r.line not in bad], archived
 
 
-def _front_matter(model, doc: MarkdownDoc, loaded: Loaded):
-    """Validate front matter; its problems name the key as written ("date"), not a JSON path."""
-    meta, errs = validate_one(model, doc.meta, doc.source.rel, 1)
-    loaded.problems.extend(replace(e, path=e.path.removeprefix("$.")) for e in errs)
-    return meta
-
-
 def _read_protocol(root: Path, loaded: Loaded, limits: Limits):
     p = root / PROTOCOL_DOC
     if not os.path.lexists(p):
@@ -211,56 +200,14 @@ def _read_protocol(root: Path, loaded: Loaded, limits: Limits):
     doc = read_markdown(root, p, loaded, limits)
     if doc is None:
         return None, None
-    return doc, _front_matter(ProtocolMeta, doc, loaded)
+    return doc, amendments_mod.front_matter(ProtocolMeta, doc, loaded)
 
 
-def _read_amendments(root: Path, loaded: Loaded, limits: Limits) -> tuple[list[Amendment], set[str]]:
-    """The valid entries, and the id of every entry file (valid or not: a broken A5.md is still
-    there, so the log has no gap at A5, only a broken entry)."""
-    out, present = [], set()
-    for p in discover(root, AMENDMENTS_DIR, (".md",)):
-        present.add(p.stem)
-        doc = read_markdown(root, p, loaded, limits)
-        if doc is None:
-            continue
-        meta = _front_matter(AmendmentMeta, doc, loaded)
-        if not doc.body.strip():
-            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
-        elif PLACEHOLDER in doc.body:
-            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's own text, not the scaffold's placeholder", f"{PLACEHOLDER} in the text"))
-        if meta is not None:
-            if p.stem != meta.id:
-                loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({meta.id}.md)", p.name))
-            out.append(Amendment(meta, doc))
-    return out, present
-
-
-def amendment_number(entry_id: str) -> int:
-    return int(entry_id[1:])
-
-
-def _check_amendments(amendments: list[Amendment], present: set[str], frozen_on: str, entrants: dict, out: list[Problem]) -> None:
-    seen: dict[str, str] = {}
-    for a in amendments:
-        rel = a.doc.source.rel
-        if a.meta.id in seen:
-            out.append(Problem(rel, 1, "id", f"a unique id ({a.meta.id} is also {seen[a.meta.id]})", a.meta.id))
-        seen.setdefault(a.meta.id, rel)
-        if a.meta.date < frozen_on:
-            out.append(Problem(rel, 1, "date", f"a date on or after the protocol's freeze ({frozen_on})", a.meta.date))
-    for a in amendments:
-        present.add(a.meta.id)
-    for prefix in sorted({i[0] for i in present if i[:1] in "ACR" and i[1:].isdigit()}):
-        numbers = sorted({int(i[1:]) for i in present if i[0] == prefix and i[1:].isdigit()})
-        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
-        if missing:
-            out.append(Problem(AMENDMENTS_DIR, None, "", f"gap-free ids {prefix}1 to {prefix}{max(numbers)}",
-                               "no " + ", ".join(f"{prefix}{n}" for n in missing)))
-    known = {a.meta.id for a in amendments}
-    for e in entrants.values():
+def _check_withdrawals(log: amendments_mod.Log, c: CohortFile, out: list[Problem]) -> None:
+    known = log.ids
+    for e in c.entrants:
         if e.withdrawn_by is not None and e.withdrawn_by not in known:
             out.append(Problem(COHORT_FILE, None, "$.entrants", f"withdrawn_by naming an entry of the amendment log ({', '.join(sorted(known))})", f"{e.id}: {e.withdrawn_by}"))
-
 
 
 def _check_cohort(c: CohortFile, out: list[Problem]) -> None:

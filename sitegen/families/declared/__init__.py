@@ -31,6 +31,7 @@ class Declared:
     needs_store = False  # its numbers are computed in Python from the validated items
     content_dir = None  # its method page (content/<id>/method.md) is an ordinary page
     templates = TEMPLATES
+    amendment_fields = ()  # its log records the core's fields (sitegen.amendments)
 
     @property
     def title(self) -> str:
@@ -38,7 +39,7 @@ class Declared:
 
     @property
     def inputs(self) -> tuple[str, ...]:
-        return (f"data/{self.id}/", f"content/{self.id}/{CONFIG_NAME}")
+        return (f"data/{self.id}/", f"content/{self.id}/{CONFIG_NAME}", f"content/{self.id}/amendments/*.md")
 
     def load(self, root, loaded, limits):
         from sitegen.families.declared.validate import load_declared

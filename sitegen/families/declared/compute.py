@@ -91,6 +91,11 @@ class SweepResult:
     agreement: list[Agreement] = field(default_factory=list)
     retried: int = 0  # items that needed more than one attempt
     failures: list[ScoredItem] = field(default_factory=list)
+    amendment: str | None = None  # the amendment log's entry that records why it was run
+    # With a recorded freeze: whether every frozen input's version in force was frozen on a day
+    # before this sweep's date (a freeze on the sweep's own day is not claimed to precede it).
+    # None without a recorded freeze.
+    after_freeze: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,8 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
                 for bj in s.judges[i + 1:]:
                     agreement.append(_agreement(b, a, bj, scored))
     return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement,
-                       sum(len(x.item.attempts) > 1 for x in scored), [x for x in scored if x.score is None])
+                       sum(len(x.item.attempts) > 1 for x in scored), [x for x in scored if x.score is None], s.amendment,
+                       all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None)
 
 
 def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict) -> Board:

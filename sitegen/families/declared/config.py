@@ -14,8 +14,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from sitegen.amendments import EntryId
 from sitegen.contract import duplicates
-from sitegen.fields import IsoDate, Name, NoControl, Text
+from sitegen.fields import IsoDate, Name, NoControl
 
 
 class _Strict(BaseModel):
@@ -30,13 +31,13 @@ class Judge(_Strict):
     """A judge model, pinned: the provider's model id and version, the house that trained it,
     and the dates it judged (inclusive; `until` absent while it still judges)."""
 
-    id: Id
-    name: Name
-    model: Annotated[str, StringConstraints(min_length=1, max_length=200), NoControl]
-    version: Annotated[str, StringConstraints(min_length=1, max_length=100), NoControl]
-    house: Name
-    since: IsoDate
-    until: IsoDate | None = None
+    id: Id = Field(description="The judge's id, named by each judgment (`judge`) and by a sweep's `judges`.")
+    name: Name = Field(description="The name the pages show, such as \"Juniper 2\".")
+    model: Annotated[str, StringConstraints(min_length=1, max_length=200), NoControl] = Field(description="The provider's model id, exactly as called.")
+    version: Annotated[str, StringConstraints(min_length=1, max_length=100), NoControl] = Field(description="The pinned version or snapshot of that model.")
+    house: Name = Field(description="The house that trained it: a model of the same house on a board is marked as judged by its own family.")
+    since: IsoDate = Field(description="The first day it judged (a sweep it judged lies within since..until).")
+    until: IsoDate | None = Field(default=None, description="The last day it judged; absent while it still judges.")
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> "Judge":
@@ -50,14 +51,14 @@ class Criterion(_Strict):
     good; `optional` lets the judge leave it unscored on an item (null), in which case the
     item's score is taken over the criteria it did score, their weights renormalised."""
 
-    id: Id
-    label: Name
-    min: float
-    max: float
-    direction: Literal["higher", "lower"] = "higher"
-    weight: float = Field(default=1.0, gt=0, le=1000)
-    optional: bool = False
-    question: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
+    id: Id = Field(description="The key of this criterion in each judgment's `scores`.")
+    label: Name = Field(description="The name the pages show.")
+    min: float = Field(description="The lowest score on its scale.")
+    max: float = Field(description="The highest score on its scale (above min).")
+    direction: Literal["higher", "lower"] = Field(default="higher", description="Which end is good: `lower` for a fault such as cliché, turned round before it counts.")
+    weight: float = Field(default=1.0, gt=0, le=1000, description="Its weight in the item score, relative to the other criteria's.")
+    optional: bool = Field(default=False, description="The judge may leave it unscored (null) on an item; the item's score is then taken over the criteria scored.")
+    question: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="What the judge is asked, shown on the method page when given.")
 
     @model_validator(mode="after")
     def _scale(self) -> "Criterion":
@@ -70,77 +71,81 @@ class ItemScore(_Strict):
     """How an item's score (0-100) is had: computed from the criteria, or stated by the harness
     (the item's `score` field) and checked against the computation within `tolerance`."""
 
-    source: Literal["criteria", "stated"] = "criteria"
-    tolerance: float = Field(default=0.01, ge=0, le=100)
+    source: Literal["criteria", "stated"] = Field(default="criteria", description="`criteria`: computed from the criteria; `stated`: each judgment carries a `score` from the harness, checked against the computation.")
+    tolerance: float = Field(default=0.01, ge=0, le=100, description="How far (0-100 points) a stated score may lie from the computed one.")
 
 
 class Boards(_Strict):
     """`by` names the prompt field whose values are the boards ("category"); absent: one board.
     `overall` publishes a board across them all: the benchmark's explicit choice, off unless set."""
 
-    by: Id | None = None
-    overall: bool = False
-    overall_label: Name = "Overall"
+    by: Id | None = Field(default=None, description="The prompt field whose values are the boards, such as `category`; absent: one board.")
+    overall: bool = Field(default=False, description="Also publish a board across every prompt. Off unless set: a score across boards is the benchmark's explicit choice.")
+    overall_label: Name = Field(default="Overall", description="The name of that board.")
 
 
 class Repeats(_Strict):
     """Iterations per prompt. The bootstrap resamples prompts and keeps each prompt's
     iterations together (a prompt's score is the mean of its iterations)."""
 
-    iterations: int = Field(default=1, ge=1, le=1000)
+    iterations: int = Field(default=1, ge=1, le=1000, description="Iterations per (model, prompt); the bootstrap resamples prompts with all their iterations.")
 
 
 class Generation(_Strict):
     """The generation policy: how many attempts an item may take, and the reasons an attempt may
     fail for. An item whose every attempt failed is a failure on the site, with its reason."""
 
-    attempts: int = Field(default=1, ge=1, le=100)
-    failure_reasons: list[Id] = Field(default_factory=lambda: ["empty", "refusal", "truncated", "error"], min_length=1)
+    attempts: int = Field(default=1, ge=1, le=100, description="Generation attempts an item may take; only the last may succeed.")
+    failure_reasons: list[Id] = Field(default_factory=lambda: ["empty", "refusal", "truncated", "error"], min_length=1,
+                                      description="The reasons a failed attempt may give.")
 
 
 class Gate(_Strict):
     """A row publishes when at least this share of its expected items was scored; otherwise it
     is withheld, and its reason is shown."""
 
-    min_scored_share: float = Field(default=0.8, ge=0, le=1)
+    min_scored_share: float = Field(default=0.8, ge=0, le=1, description="The share of a row's expected items (prompts x iterations) that must be scored for it to publish.")
 
 
 class Freeze(_Strict):
     """`none`: nothing was fingerprinted before the sweeps, and the site says so and claims no
-    freeze. (A recorded freeze, checked on every build as Canonic's is, is not offered yet: a
-    kind the build could not check would be a claim it cannot stand behind.)"""
+    freeze. `recorded`: data/<family>/freeze.json (the record every family keeps: sitegen.freeze)
+    holds the fingerprints of the rubric (criteria and item_score) and of the prompts, with
+    their history of versions; every build recomputes them and fails on a mismatch, and each
+    sweep's page says whether it ran after the version in force was frozen."""
 
-    kind: Literal["none"] = "none"
+    kind: Literal["none", "recorded"] = Field(default="none", description="`none`: no freeze, and the site says so; `recorded`: data/<family>/freeze.json fixes the rubric and the prompts.")
 
 
 class Sweep(_Strict):
     """One pass of judging: its items file under data/<family>/, the judge, and its date. The
     newest sweep is the one the boards show; every earlier one stays published, archived."""
 
-    id: Id
-    date: IsoDate
-    judges: list[Id] = Field(min_length=1)
+    id: Id = Field(description="The sweep's id, in its pages' addresses.")
+    date: IsoDate = Field(description="The day it was judged; the newest sweep is the one the boards show.")
+    judges: list[Id] = Field(min_length=1, description="The judges of this sweep: every scored item has one judgment by each.")
     # JSONL, or Parquet (a harness at scale writes Parquet; DuckDB reads it)
-    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(jsonl|parquet)$")]
-    note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
+    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(jsonl|parquet)$")] = Field(
+        description="Its items file under data/<family>/, JSONL or Parquet.")
+    note: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="A sentence the sweep's pages and feed entry show.")
+    amendment: EntryId | None = Field(default=None, description="The amendment (content/<family>/amendments/) that records why this sweep was run; required when its judges are not the previous sweep's.")
 
 
 class BenchmarkConfig(_Strict):
     """content/<family>/benchmark.toml"""
 
-    title: Name
-    description: Line
-    synthetic: bool = False
-    judges: list[Judge] = Field(min_length=1)
-    criteria: list[Criterion] = Field(min_length=1)
-    item_score: ItemScore = Field(default_factory=ItemScore)
-    boards: Boards = Field(default_factory=Boards)
-    repeats: Repeats = Field(default_factory=Repeats)
-    generation: Generation = Field(default_factory=Generation)
-    gate: Gate = Field(default_factory=Gate)
-    freeze: Freeze = Field(default_factory=Freeze)
-    sweeps: list[Sweep] = Field(min_length=1)
-    seed_rule: Text = "seed = derive_seed(sweep id, model id, board id)"
+    title: Name = Field(description="The benchmark's name, on every page of it.")
+    description: Line = Field(description="One sentence: what the benchmark measures (its home page and the site's).")
+    synthetic: bool = Field(default=False, description="The data is synthetic: every page of it says so.")
+    judges: list[Judge] = Field(min_length=1, description="Every judge that scored a sweep ([[judges]]).")
+    criteria: list[Criterion] = Field(min_length=1, description="What each judgment scores ([[criteria]]), in the order the pages show.")
+    item_score: ItemScore = Field(default_factory=ItemScore, description="How an item's 0-100 score is had.")
+    boards: Boards = Field(default_factory=Boards, description="How prompts become boards.")
+    repeats: Repeats = Field(default_factory=Repeats, description="Iterations per prompt.")
+    generation: Generation = Field(default_factory=Generation, description="The generation policy.")
+    gate: Gate = Field(default_factory=Gate, description="The publication gate.")
+    freeze: Freeze = Field(default_factory=Freeze, description="Whether the rubric and prompts were frozen before judging.")
+    sweeps: list[Sweep] = Field(min_length=1, description="Every pass of judging ([[sweeps]]); earlier ones stay published, never rescored.")
 
     @model_validator(mode="after")
     def _cross(self) -> "BenchmarkConfig":

@@ -26,9 +26,11 @@ class _Strict(BaseModel):
 
 
 class Model(_Strict):
-    id: Slug
-    name: Name
-    house: Name
+    """A model on the boards (models.jsonl, one line each)."""
+
+    id: Slug = Field(description="The model's id, named by each item's `model`.")
+    name: Name = Field(description="The name the pages show.")
+    house: Name = Field(description="The house that trained it (compared with each judge's house).")
 
 
 FieldValue = Annotated[str, StringConstraints(min_length=1, max_length=200), NoControl]
@@ -41,9 +43,9 @@ class Prompt(BaseModel):
     model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False, frozen=True)
     __pydantic_extra__: dict[str, FieldValue] = Field(init=False)
 
-    id: Slug
-    title: Name | None = None
-    text: LongText | None = None
+    id: Slug = Field(description="The prompt's id, named by each item's `prompt`.")
+    title: Name | None = Field(default=None, description="A short title the pages show; the id when absent.")
+    text: LongText | None = Field(default=None, description="The prompt as the models received it, shown on its page.")
 
     def field(self, name: str) -> str | None:
         return (self.__pydantic_extra__ or {}).get(name)
@@ -52,9 +54,9 @@ class Prompt(BaseModel):
 class Attempt(_Strict):
     """One generation attempt: ok, or failed with one of the policy's failure reasons."""
 
-    outcome: Literal["ok", "failed"]
-    reason: Id | None = None
-    detail: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
+    outcome: Literal["ok", "failed"] = Field(description="`ok`, or `failed` (only the last attempt may be ok).")
+    reason: Id | None = Field(default=None, description="Why a failed attempt failed: one of generation.failure_reasons.")
+    detail: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="The harness's message, shown with the failure.")
 
 
 class Judgment(_Strict):
@@ -62,19 +64,21 @@ class Judgment(_Strict):
     optional and the judge left it unscored), its rationale, and, when the harness states it,
     the item score it computed (checked against the configuration's formula)."""
 
-    judge: Id
-    scores: dict[Id, float | None]
-    rationale: Text | None = None
-    score: float | None = Field(default=None, ge=0, le=100)
+    judge: Id = Field(description="One of the sweep's judges.")
+    scores: dict[Id, float | None] = Field(description="Every configured criterion's score on its scale; null only where the criterion is optional.")
+    rationale: Text | None = Field(default=None, description="The judge's reasoning, shown beside its scores.")
+    score: float | None = Field(default=None, ge=0, le=100, description="The item score the harness computed (required when item_score.source is `stated`).")
 
 
 class Item(_Strict):
-    model: Slug
-    prompt: Slug
-    iteration: int = Field(ge=1, le=1000)
-    attempts: list[Attempt] = Field(min_length=1, max_length=100)
-    output: LongText | None = None
-    judgments: list[Judgment] = Field(default_factory=list)
+    """One (model, prompt, iteration) of a sweep (its items file, one line or Parquet row each)."""
+
+    model: Slug = Field(description="A model of models.jsonl.")
+    prompt: Slug = Field(description="A prompt of prompts.jsonl.")
+    iteration: int = Field(ge=1, le=1000, description="1 to repeats.iterations.")
+    attempts: list[Attempt] = Field(min_length=1, max_length=100, description="Every generation attempt, in order.")
+    output: LongText | None = Field(default=None, description="The output of the successful attempt, shown on its prompt's page.")
+    judgments: list[Judgment] = Field(default_factory=list, description="One per judge of the sweep when the last attempt is ok; none when it failed.")
 
 
 ARTIFACT_KINDS = {"declared-model": Model, "declared-prompt": Prompt, "declared-item": Item}

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from html import escape
 
-from sitegen import render
+from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
-from sitegen.families.declared.validate import config_rel
+from sitegen.families.declared.validate import config_rel, freeze_rel
 
 
 def board_path(fid: str, board: str) -> str:
@@ -27,6 +27,8 @@ def sweep_path(fid: str, sweep: str) -> str:
 
 def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
+
+
 
 
 def outputs(res: DeclaredResults) -> Outputs:
@@ -86,8 +88,10 @@ def outputs(res: DeclaredResults) -> Outputs:
     common = {"cfg": cfg, "res": res, "fid": fid, "judges": judges, "prompts": prompts, "models": models,
               "synthetic": cfg.synthetic, "sources": sources, "tables": tables, "figures": figures,
               "board_path": lambda b: board_path(fid, b), "sweep_path": lambda s: sweep_path(fid, s),
-              "item_path": lambda p: item_path(fid, p),
-              "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid)}
+              "item_path": lambda p: item_path(fid, p), "log_link": amendments.page_path(fid).removesuffix("index.html") if inp.log.entries else None,
+              "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
+              "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid),
+              "freeze_rel": freeze_rel(fid)}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
@@ -113,7 +117,9 @@ def outputs(res: DeclaredResults) -> Outputs:
             for b in current.boards]},
     }
     out.raw_files = sorted(inp.files)
-    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", f"{cfg.title}: sweep {s.id}", s.date,
+    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", f"Sweep {s.id}", s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
+    amendments.publish(out, fid, cfg.title, inp.log, render.markdown_renderer(),
+                       {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out

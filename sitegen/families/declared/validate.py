@@ -22,11 +22,13 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from sitegen import names
-from sitegen.contract import duplicates, problems_from, validate_many
+from sitegen import amendments, names
+from sitegen import freeze as freeze_mod
+from sitegen.contract import duplicates, problems_from, validate_many, validate_one
+from sitegen.fingerprint import record_fingerprint
 from sitegen.errors import Problem, short_repr
 from sitegen.fields import Name
-from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes, read_jsonl
+from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes, read_json, read_jsonl
 from sitegen.numbers import display
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
@@ -62,6 +64,8 @@ class DeclaredInput:
     prompts: list[Prompt]
     sweeps: list[SweepInput]  # in the configuration's order
     files: dict[str, SourceFile]
+    log: amendments.Log  # content/<family>/amendments/
+    frozen: list[freeze_mod.FrozenCheck]  # with a recorded freeze: each frozen input, as checked
 
 
 def judgment_score(config: BenchmarkConfig, j: Judgment) -> float:
@@ -96,23 +100,84 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     out = loaded.problems
     before = len(out)
     files: dict[str, SourceFile] = {}
-    config = _config(fid, root, loaded, limits, files)
+    raw: dict = {}  # the configuration and the prompts as written, for the freeze's fingerprints
+    config = _config(fid, root, loaded, limits, files, raw)
     models, model_lines = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
-    prompts, prompt_lines = _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files)
+    prompts, prompt_lines = _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw)
+    log = amendments.read(root, fid, loaded, limits)
+    amendments.check(log, out)
     sweeps: list[SweepInput] = []
     if config is not None:
+        _check_sweep_amendments(fid, config, log, out)
         for s in config.sweeps:
             rel = data_rel(fid, s.items)
             items, lines = _lines(root, rel, _ITEMS, loaded, limits, files)
             sweeps.append(SweepInput(s.id, rel, items, lines))
         if not loaded.incomplete & set(files):
             _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
+    frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
-    return DeclaredInput(fid, config, models, prompts, sweeps, files)
+    return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen)
 
 
-def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, SourceFile]) -> BenchmarkConfig | None:
+def _check_sweep_amendments(fid: str, config: BenchmarkConfig, log: amendments.Log, out: list[Problem]) -> None:
+    """A sweep whose judges are not the previous sweep's (by date) names the amendment that
+    records the change; a named entry is in the log, is an amendment, and is not dated after
+    the sweep it introduces."""
+    rel = config_rel(fid)
+    order = sorted(range(len(config.sweeps)), key=lambda i: (config.sweeps[i].date, i))
+    for before, i in zip([None, *order], order):
+        s = config.sweeps[i]
+        where = f"sweeps[{i}].amendment"
+        if s.amendment is not None:
+            entry = log.get(s.amendment)
+            if entry is None:
+                out.append(Problem(rel, None, where, f"an entry of the amendment log ({log.dir})", short_repr(s.amendment)))
+            elif entry.meta.kind != "amendment":
+                out.append(Problem(rel, None, where, "an amendment (a clarification or rename note changes no sweep)", f"{s.amendment}, a {entry.meta.kind}"))
+            elif entry.meta.date > s.date:
+                out.append(Problem(rel, None, where, f"an amendment dated on or before the sweep ({s.date})", f"{s.amendment} of {entry.meta.date}"))
+        elif before is not None and sorted(config.sweeps[before].judges) != sorted(s.judges):
+            prev = config.sweeps[before]
+            out.append(Problem(rel, None, where, f"the amendment that records the change of judges from sweep {prev.id} "
+                               f"({', '.join(prev.judges)}) to sweep {s.id} ({', '.join(s.judges)})", "none"))
+
+
+def freeze_rel(fid: str) -> str:
+    return data_rel(fid, "freeze.json")
+
+
+def frozen_inputs(fid: str, table: dict, prompts: list | None) -> list[freeze_mod.Wanted]:
+    """What a recorded freeze fixes, with the fingerprints of the inputs as they are now: the
+    rubric (the configuration's criteria and item_score tables, as written) and the prompts
+    (prompts.jsonl's records, as written, in file order). Each is a record fingerprint
+    (sitegen.fingerprint): the SHA-256 of its JSON with keys sorted and no whitespace, so
+    anyone can recompute it from the files with a JSON library, and a change of layout or
+    key order changes nothing while any change of a value does."""
+    rubric = {"criteria": table.get("criteria"), "item_score": table.get("item_score")}
+    return [freeze_mod.Wanted("rubric", "rubric", f"{config_rel(fid)} $.criteria", record_fingerprint(rubric)),
+            freeze_mod.Wanted("prompts", "prompts", data_rel(fid, "prompts.jsonl"), None if prompts is None else record_fingerprint(prompts))]
+
+
+def _freeze(fid: str, root: Path, config: BenchmarkConfig, raw: dict, loaded: Loaded, limits, files: dict[str, SourceFile]) -> list[freeze_mod.FrozenCheck]:
+    rel = freeze_rel(fid)
+    if not os.path.lexists(root / rel):
+        loaded.problems.append(Problem(rel, None, "", f"the freeze record (freeze.kind = \"recorded\" in {config_rel(fid)})", "no such file"))
+        return []
+    src, rec = read_json(root, root / rel, loaded, limits)
+    if src is not None:
+        files[rel] = src
+    if rec is None:
+        return []
+    record, errs = validate_one(freeze_mod.FreezeFile, rec.value, rel, None)
+    loaded.problems.extend(errs)
+    if record is None:
+        return []
+    return freeze_mod.check(record, rel, frozen_inputs(fid, raw[config_rel(fid)], raw.get(data_rel(fid, "prompts.jsonl"))), loaded.problems)
+
+
+def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict) -> BenchmarkConfig | None:
     rel = config_rel(fid)
     src, data = read_bytes(root, root / rel, loaded, limits)
     if data is None:
@@ -127,13 +192,14 @@ def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, Sourc
         loaded.problems.append(Problem(rel, None, "", "valid TOML", str(exc)))
         return None
     try:
+        raw[rel] = table
         return BenchmarkConfig.model_validate(table, strict=True)
     except ValidationError as exc:
         loaded.problems.extend(problems_from(exc, lambda loc: (rel, None, loc)))
         return None
 
 
-def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile]):
+def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict | None = None):
     path = root / rel
     if not os.path.lexists(path):
         loaded.problems.append(Problem(rel, None, "", "this file (the family's configuration names it)", "no such file"))
@@ -146,6 +212,8 @@ def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, f
     if src is None:
         return [], []
     files[rel] = src
+    if raw is not None:
+        raw[rel] = [r.value for r in records]
     values, errs = validate_many(adapter, records, rel)
     loaded.problems.extend(errs)
     bad = {e.line for e in errs}

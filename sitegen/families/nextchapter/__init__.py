@@ -7,5 +7,5 @@ from sitegen.families import PythonFamily
 from sitegen.families.nextchapter import compute, models, pages, validate
 
 # Its method page (content/nextchapter/method.md) is an ordinary page with generated sections.
-FAMILY = PythonFamily("nextchapter", "NextChapterBench", ("data/nextchapter/",), None, validate.load_nextchapter, compute.compute,
+FAMILY = PythonFamily("nextchapter", "NextChapterBench", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None, validate.load_nextchapter, compute.compute,
                       pages.outputs, models.ARTIFACT_KINDS)

@@ -4,7 +4,7 @@ noise gauge, audition), and a CSV and JSON download of every table."""
 
 from __future__ import annotations
 
-from sitegen import render, stats
+from sitegen import amendments, render, stats
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.nextchapter.figure import draw_compliance, draw_craft, draw_generation_noise
 from sitegen.families.nextchapter.compute import NextChapterResults
@@ -156,6 +156,7 @@ def outputs(res: NextChapterResults) -> Outputs:
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)
+    amendments.publish(out, "nextchapter", out.summary["title"], inp.log, render.markdown_renderer(), common)
     return out
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from sitegen import names
+from sitegen import amendments, names
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
 from sitegen.errors import Problem, short_repr
@@ -44,6 +44,7 @@ class NextChapterInput:
     chapters: list[Chapter]
     calls: list[Call]
     files: dict[str, SourceFile]
+    log: amendments.Log  # content/nextchapter/amendments/ (sitegen.amendments)
 
 
 def expected_checks(item: Item) -> Counter:
@@ -89,9 +90,11 @@ def load_nextchapter(root: Path, loaded: Loaded, limits: Limits) -> NextChapterI
         _check_audition(run, out)
     if run is not None and not loaded.incomplete & {ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE}:
         _check(run, items, item_lines, chapters, chapter_lines, calls, call_lines, out)
+    log = amendments.read(root, "nextchapter", loaded, limits)
+    amendments.check(log, out)
     if run is None or len(out) > before:
         return None
-    return NextChapterInput(run, items, chapters, calls, files)
+    return NextChapterInput(run, items, chapters, calls, files, log)
 
 
 def _check_audition(run: RunFile, out: list[Problem]) -> None:

@@ -1,8 +1,11 @@
-"""`sitegen new amendment --title "..."`: the next entry of the amendment log, ready to fill in.
+"""`sitegen new amendment --title "..." [--family ID] [--kind KIND]`: the next entry of a
+family's amendment log (sitegen.amendments), ready to fill in.
 
-The file gets the next free A-number and today's date (UTC, or SOURCE_DATE_EPOCH when set, so a
-scripted run is reproducible). The fields only a person can know are written as "FILL IN: ..."
-and the build refuses them until they are replaced, so an unfinished amendment cannot publish.
+The file gets the next free number of its kind (A for an amendment, C for a clarification, R for
+a rename note) and today's date (UTC, or SOURCE_DATE_EPOCH when set, so a scripted run is
+reproducible). The fields only a person can know (the text, and any fields the family records
+about a change: Family.amendment_fields) are written as "FILL IN: ..." and the build refuses
+them until they are replaced, so an unfinished entry cannot publish.
 """
 
 from __future__ import annotations
@@ -16,13 +19,12 @@ from pydantic import TypeAdapter, ValidationError
 
 from sitegen.contract import problems_from
 from sitegen.errors import BuildError, short_repr
-from sitegen.families.chronicle.models import PLACEHOLDER
-from sitegen.families.chronicle.validate import AMENDMENTS_DIR
+from sitegen.amendments import KIND_PREFIX, PLACEHOLDER, log_dir
 from sitegen.fields import Name
 
 # The last second datetime can represent (9999-12-31T23:59:59Z): a later one is a mistake, not a date.
 _LAST_EPOCH = int(dt.datetime.max.replace(tzinfo=dt.timezone.utc).timestamp())
-_TITLE = TypeAdapter(Name)  # the type of AmendmentMeta.title: what the build will accept
+_TITLE = TypeAdapter(Name)  # the type of EntryMeta.title: what the build will accept
 # Concurrent runs each take the next free number; this many taken by others in a row is not a race.
 _CREATE_TRIES = 20
 
@@ -61,42 +63,44 @@ def front_matter_value(title: str) -> str:
     return f'"{title}"'
 
 
-def _next_number(folder: Path) -> int:
-    numbers = [int(p.stem[1:]) for p in folder.glob("A*.md") if p.stem[1:].isdigit()]
+def _next_number(folder: Path, prefix: str) -> int:
+    numbers = [int(p.stem[1:]) for p in folder.glob(f"{prefix}*.md") if p.stem[1:].isdigit()]
     return max(numbers, default=0) + 1
 
 
-def new_amendment(root: Path, title: str) -> Path:
+def new_entry(root: Path, fid: str, title: str, kind: str = "amendment", fields: tuple[tuple[str, str], ...] = ()) -> Path:
+    """Write the next entry of kind KIND into content/FID/amendments/ and return its path.
+    `fields`: (name, hint) for each field the family records beyond the core's."""
     value = front_matter_value(title)
     date = today()
-    folder = root / AMENDMENTS_DIR
+    prefix = KIND_PREFIX[kind]
+    rel = log_dir(fid)
+    folder = root / rel
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for _ in range(_CREATE_TRIES):
-            entry_id = f"A{_next_number(folder)}"
+            entry_id = f"{prefix}{_next_number(folder, prefix)}"
             path = folder / f"{entry_id}.md"
             try:
                 # exclusive: a run that took this number since the listing keeps its file
                 with open(path, "x", encoding="utf-8", newline="\n") as f:
-                    f.write(_scaffold(entry_id, value, date))
+                    f.write(_scaffold(entry_id, kind, value, date, fields))
                 return path
             except FileExistsError:
                 continue
     except OSError as exc:
-        raise BuildError(f"cannot write the amendment into {AMENDMENTS_DIR}: {exc.strerror or exc}") from None
-    raise BuildError(f"cannot write the amendment into {AMENDMENTS_DIR}: its next number was taken {_CREATE_TRIES} times in a row")
+        raise BuildError(f"cannot write the entry into {rel}: {exc.strerror or exc}") from None
+    raise BuildError(f"cannot write the entry into {rel}: its next number was taken {_CREATE_TRIES} times in a row")
 
 
-def _scaffold(entry_id: str, title_value: str, date: str) -> str:
+def _scaffold(entry_id: str, kind: str, title_value: str, date: str, fields: tuple[tuple[str, str], ...]) -> str:
     return (
         "---\n"
         f"id: {entry_id}\n"
-        "kind: amendment\n"
+        f"kind: {kind}\n"
         f"title: {title_value}\n"
         f"date: {date}\n"
-        f'timing: "{PLACEHOLDER}: when, relative to the run (for example mid-generation)"\n'
-        f'directed_by: "{PLACEHOLDER}: who directed it (for example owner)"\n'
-        f'scope: "{PLACEHOLDER}: operational only | methodology | reporting | branding only"\n'
-        "---\n\n"
+        + "".join(f'{name}: "{PLACEHOLDER}: {hint}"\n' for name, hint in fields)
+        + "---\n\n"
         f"{PLACEHOLDER}: what changed, why, and what did not change with it.\n"
     )
