@@ -356,6 +356,56 @@ def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    _number_filters(env)
+    env.filters["short"] = lambda h, n=12: h[:n]
+    env.filters["rank_range"] = rank_range
+    env.globals["inline_figure"] = inline_figure
+    env.globals["row_ids"] = row_ids
+    return env
+
+
+_SENTENCES_COMPILED = _CompiledTemplates()  # their own: compiled without autoescape
+_sentence_envs: dict[str, jinja2.Environment] = {}
+
+
+class Sentences:
+    """The macros of a family's sentences template, each called as a function that returns one
+    line of plain text (whitespace runs, line breaks included, become one space). A family puts
+    sentences into its outputs before any page renders (a figure's text alternative, its
+    summary line, a text a paper cites, a feed entry): they are written in this template, like
+    every other sentence a page shows, and the page that shows one escapes it."""
+
+    def __init__(self, template_dir: str | Path, name: str):
+        self._dir, self._name = str(template_dir), name
+
+    def __getattr__(self, name: str) -> Callable[..., str]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        # looked up at each use: jinja2 reloads the template when its file has changed
+        macro = getattr(_sentence_env(self._dir).get_template(self._name).module, name)
+        return lambda *args, **kwargs: " ".join(str(macro(*args, **kwargs)).split())
+
+
+def sentences(template_dir: str | Path, name: str) -> Sentences:
+    """The Sentences of template NAME (say "canonic/sentences.txt") in a family's template
+    folder, with the page environment's number filters (fmt, fmt1, thousands, pct)."""
+    return Sentences(template_dir, name)
+
+
+def _sentence_env(template_dir: str) -> jinja2.Environment:
+    env = _sentence_envs.get(template_dir)
+    if env is None:
+        # Line breaks are kept (and then folded into spaces): a sentence may end a line of the
+        # template at a tag and the next begin on the next line.
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir), autoescape=False, undefined=jinja2.StrictUndefined,
+                                 bytecode_cache=_SENTENCES_COMPILED)
+        _number_filters(env)
+        env.globals["zip"] = zip
+        _sentence_envs[template_dir] = env
+    return env
+
+
+def _number_filters(env: jinja2.Environment) -> None:
     # Every number a page shows is rounded by numbers.display (the rule the method pages state):
     # {{ x | fmt(4) }}, {{ d | fmt(1, sign=true) }}; a missing number shows as a dash.
     env.filters["fmt"] = lambda x, places, **how: "–" if x is None else display(x, places, **how)
@@ -363,11 +413,6 @@ def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2
     env.filters["fmt2"] = lambda x: env.filters["fmt"](x, 2)
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["pct"] = lambda x: display(x, 1, times100=True) + "%"
-    env.filters["short"] = lambda h, n=12: h[:n]
-    env.filters["rank_range"] = rank_range
-    env.globals["inline_figure"] = inline_figure
-    env.globals["row_ids"] = row_ids
-    return env
 
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:

@@ -447,8 +447,8 @@ def repo_root() -> Path:
 
 
 @pytest.fixture
-def site_copy(tmp_path: Path) -> Path:
-    """A private copy of the site inputs (no figure cache); returns its root."""
+def cold_site_copy(tmp_path: Path) -> Path:
+    """A private copy of the site inputs with no cache at all; returns its root."""
     return copy_site(tmp_path / "site")
 
 
@@ -474,9 +474,19 @@ def built_site(tmp_path_factory) -> BuiltSite:
 
 
 @pytest.fixture
-def cached_site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
-    """Like site_copy, with the demo build's figure cache (for builds not about figures)."""
+def site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
+    """A private copy of the site inputs with the demo build's figure cache: a build draws only
+    the figures its edits change. A cached figure is byte for byte the one a fresh drawing gives
+    (figures.figure_key covers its name, data, drawing code and renderer versions; the cache
+    tests prove warm equals cold), and drawing the demo's figures costs about as much CPU as the
+    rest of its build. Returns its root."""
     return copy_site(tmp_path / "site", cache_from=built_site.root)
+
+
+@pytest.fixture
+def cached_site_copy(site_copy: Path) -> Path:
+    """site_copy, by the name older tests use."""
+    return site_copy
 
 
 # --------------------------------------------------------------------------- problems and raw records

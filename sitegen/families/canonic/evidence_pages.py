@@ -9,17 +9,10 @@ from collections import defaultdict
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.figure import draw_exclusions, draw_transfer
+from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
-from sitegen.numbers import display
 
 EXCERPT_CHARS = 1500  # outputs longer than this are excerpted, with a page for the full text
-
-# What a fingerprint mismatch would prove, by kind of frozen input.
-MISMATCH_MEANS = {
-    "rubric": "the rubric the judges scored against is not the one published here: every score in its domain would mean something else",
-    "show-bible": "the standard the show-conditioned sitcom dimensions were judged against changed after the freeze",
-    "task-set": "the tasks were edited after the freeze: the boards would compare answers to questions nobody published",
-}
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> tuple[str, bool]:
@@ -64,7 +57,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
 
     # Frozen inputs ------------------------------------------------------------------------
     frozen = res.input.freeze.checks
-    table("fingerprints", "Frozen inputs: recorded and recomputed fingerprints",
+    table("fingerprints", SENTENCES.table_fingerprints(),
           ["kind", "id", "document", "version", "recorded", "recomputed", "frozen_at", "match"],
           [(f.kind, f.id, f.document, f.version, f.recorded, f.recomputed, f.frozen_at, f.recorded == f.recomputed) for f in frozen],
           "freeze", with_(inp.freeze.source, inp.sweep_file, *inp.freeze.documents))
@@ -74,7 +67,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     for model, status, n in ev.exclusions_by_model:
         by_model[model][status] = n
     model_rows = [(m.id, m.name, by_model[m.id].get("counted", 0), *(by_model[m.id].get(r, 0) for r in REASONS)) for m in s.models]
-    table("exclusions-by-model", "Cells counted and excluded, by model and reason",
+    table("exclusions-by-model", SENTENCES.table_exclusions_by_model(),
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
     by_domain = {row[0]: row for row in common["exclusion_rows"]}
     fig2_domains = Figure("canonic/figure-2-domains", [
@@ -90,33 +83,33 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in most_excluded]), sources, "canonic.exclusions")
 
     # Contamination split, calibration, reframes ----------------------------------------------
-    table("contamination", "Novel minus canonical-anchored premise scores, per published row",
+    table("contamination", SENTENCES.table_contamination(),
           ["model", "model_name", "domain", "n_novel", "n_canonical", "novel_mean", "canonical_mean", "difference", "ci_low", "ci_high", "bootstrap_seed"],
           [(r.model, model_name[r.model], r.domain, r.n_novel, r.n_canonical, r.novel, r.canonical, r.difference, r.low, r.high, r.seed) for r in ev.split],
           "contamination")
-    table("calibration", "Judge calibration per domain, as measured (no correction applied)",
+    table("calibration", SENTENCES.table_calibration(),
           ["domain", "cells", "judge_a", "judge_a_mean", "judge_b", "judge_b_mean", "offset_a_minus_b", "mean_abs_disagreement"],
           [(c.domain, c.n, c.means[0][0], c.means[0][1], c.means[1][0], c.means[1][1], c.offset, c.disagreement) for c in ev.calibration],
           "calibration")
-    table("reframes", "The reframe appendix: tasks that scored only after a reframed retry (excluded)",
+    table("reframes", SENTENCES.table_reframes(),
           ["domain", "task", "model", "judge", "reframed_score"], list(ev.reframes), "reframes")
 
     # Probes, transfer, external comparison ------------------------------------------------
-    table("probes", "Reward-hacking probes",
+    table("probes", SENTENCES.table_probes(),
           ["probe", "domain", "task", "attack", "max_score", *[f"score_{j}" for j in judges], "score", "caught"],
           [(p.id, p.domain, p.task, p.attack, p.max_score, *[v for _, v in p.judge_scores], p.score, p.caught) for p in ev.probes],
           "probes", with_(inp.probes_file, inp.sweep_file))
     show_rows = [(m, model_name[m], sh, show[sh].name, show[sh].format, n, sc) for m, sh, n, sc in ev.by_show]
-    table("sitcom-by-show", "Sitcom scene score per show per model (descriptive)",
+    table("sitcom-by-show", SENTENCES.table_sitcom_by_show(),
           ["model", "model_name", "show", "show_name", "format", "counted", "score"], show_rows, "transfer")
-    table("show-dimensions", "Mean anchor per show and sitcom dimension, both judges",
+    table("show-dimensions", SENTENCES.table_show_dimensions(),
           ["show", "show_name", "format", "dimension", "mean_anchor", "judgments"],
           [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
     fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
                                        for m, sh, _n, sc in _in_board_order(ev.by_show, res.boards, s.tasks)],
                   draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
-    table("external-comparison", "Rank comparison with the external leaderboard (exact model-identity matches)",
+    table("external-comparison", SENTENCES.table_external_comparison(),
           ["domain", "predeclared", "shared_models", "spearman_rho"],
           [(c.domain, c.predeclared, len(c.pairs), c.rho) for c in ev.comparisons], "external",
           with_(inp.external_file, inp.sweep_file, inp.cells_file))
@@ -124,40 +117,37 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     # Ladders ---------------------------------------------------------------------------
     ladder_rows = [(lad.domain, lad.task, lad.candidates, r.position, r.model, r.task_score, *[v for _, v in r.judge_scores], lad.strict)
                    for lad in ev.ladders for r in lad.rungs]
-    table("ladders", "Score ladders: the low, middle and high output of each eligible task",
+    table("ladders", SENTENCES.table_ladders(),
           ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
           ladder_rows, "ladders")
     for d in s.domains:  # each domain's ladder table on the ladders page has its own download
-        table(f"ladders/{d.id}", f"Score ladders, {d.name}: the low, middle and high output of each eligible task",
+        table(f"ladders/{d.id}", SENTENCES.table_ladders_each(d),
               ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
               [row for row in ladder_rows if row[0] == d.id], "ladders")
 
     out.figures.extend([fig2_domains, fig2_models, fig3])
     figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
-    ctx = {**common, **names, "ev": ev, "frozen": frozen, "frozen_at": inp.freeze.frozen_at, "mismatch_means": MISMATCH_MEANS, "model_rows": model_rows,
+    ctx = {**common, **names, "ev": ev, "frozen": frozen, "frozen_at": inp.freeze.frozen_at, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
            "show_conditioned": show_conditioned}
-    out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", "Verification and failure record: Canonic Stage 1", ctx))
-    out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", "Probes, transfer and rank comparison: Canonic Stage 1", ctx))
-    out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", "Score ladders: Canonic Stage 1", ctx))
+    out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", SENTENCES.page_verification(), ctx))
+    out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", SENTENCES.page_diagnostics(), ctx))
+    out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", SENTENCES.page_ladders(), ctx))
     for lad in ev.ladders:
-        out.pages.append(Page(ladder_path(lad.task), "canonic/ladder.html", f"Ladder for {lad.task}: Canonic Stage 1", {**ctx, "lad": lad}))
+        out.pages.append(Page(ladder_path(lad.task), "canonic/ladder.html", SENTENCES.page_ladder(lad), {**ctx, "lad": lad}))
         for r in lad.rungs:
             if r.text is not None and excerpt(r.text)[1]:  # a long output gets a page of its own
                 out.pages.append(Page(full_text_path(lad.task, r.position), "canonic/full_text.html",
-                                      f"Full text: {lad.task}, {r.position} rung: Canonic Stage 1", {**ctx, "lad": lad, "rung": r}))
+                                      SENTENCES.page_full_text(lad, r), {**ctx, "lad": lad, "rung": r}))
 
     caught = sum(p.caught for p in ev.probes)
     out.texts.update({
-        "canonic.probes": f"{caught} of {len(ev.probes)} probes were caught; {len(ev.probes) - caught} were not.",
-        "canonic.ladders": (f"A ladder is eligible only when at least three outputs are publishable; {len(ev.ladders)} of "
-                            f"{ev.tasks_total} tasks are eligible. Both judges placed all three rungs in strict low-to-high "
-                            f"order on {ev.ladders_strict} of these {len(ev.ladders)} tasks."),
+        "canonic.probes": SENTENCES.probes(caught, len(ev.probes)),
+        "canonic.ladders": SENTENCES.ladders(ev),
     })
     for c in ev.comparisons:
         if c.predeclared and c.rho is not None:
-            out.texts[f"canonic.external.{c.domain}"] = (
-                f"The {domain_name[c.domain]} comparison was predeclared and yields Spearman rho = {display(c.rho, 3)} over {len(c.pairs)} shared models.")
+            out.texts[f"canonic.external.{c.domain}"] = SENTENCES.external(domain_name[c.domain], c)
 
 
 def _in_board_order(by_show: list[tuple], boards, tasks) -> list[tuple]:
@@ -172,16 +162,11 @@ def _in_board_order(by_show: list[tuple], boards, tasks) -> list[tuple]:
 
 
 def _exclusions_alt(kind: str, rows) -> str:
-    parts = []
-    for name, counted, by_reason in rows:
-        excl = [f"{n} {r}" for r, n in zip(REASONS, by_reason) if n]
-        parts.append(f"{name}: {counted} counted, " + (", ".join(excl) if excl else "none excluded"))
-    return f"Excluded cells by {kind}, stacked by reason. " + "; ".join(parts) + "."
+    return SENTENCES.exclusions_alt(kind, rows, REASONS)
 
 
 def _transfer_alt(ev, model_name, show) -> str:
     per_show: dict[str, list[float]] = defaultdict(list)
     for _m, sh, _n, sc in ev.by_show:
         per_show[sh].append(sc)
-    parts = [f"{show[sh].name} ({show[sh].format}): scores from {display(min(v), 1)} to {display(max(v), 1)}" for sh, v in sorted(per_show.items())]
-    return "Sitcom scene score per show (columns) and model (rows), with the score in each cell. " + "; ".join(parts) + "."
+    return SENTENCES.transfer_alt([(show[sh].name, show[sh].format, min(v), max(v)) for sh, v in sorted(per_show.items())])

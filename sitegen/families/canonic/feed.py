@@ -6,15 +6,10 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.families import FeedEntry
+from sitegen.families.canonic.sentences import SENTENCES
 
 
 def feed_entries(res) -> list[FeedEntry]:
-    s = res.sweep
-    sweep = s.sweep
-    names = ", ".join(d.name for d in s.domains)
-    html = (f"<p>Sweep <code>{escape(sweep.id)}</code> of {sweep.date}: {len(s.models)} models on "
-            f"{len(s.domains)} domains scored separately ({escape(names)}), {len(s.tasks)} tasks, two judges. "
-            f"{res.rows_published} of {res.rows_total} model-domain rows met the publication gate; "
-            f"{res.cells_counted:,} of {res.cells_total:,} cells counted.</p>")
-    return [FeedEntry(f"tag:canonic,{sweep.date}:sweep/{sweep.id}", f"Sweep {sweep.id} frozen and published",
-                      sweep.frozen_at, "canonic/", html)]
+    sweep = res.sweep.sweep
+    return [FeedEntry(f"tag:canonic,{sweep.date}:sweep/{sweep.id}", SENTENCES.feed_title(sweep),
+                      sweep.frozen_at, "canonic/", f"<p>{escape(SENTENCES.feed_text(res))}</p>")]

@@ -14,9 +14,9 @@ from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
 from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
+from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
-from sitegen.numbers import display
 
 BOARD_COLUMNS = [
     "domain", "rank_best", "rank_worst", "model", "model_name", "status", "score", "ci_low", "ci_high",
@@ -30,7 +30,7 @@ def _board_table(res: CanonicResults, board, sources) -> Table:
          r.counted, r.attempted, r.total, r.self_family, r.reason, r.seed)
         for r in board.rows
     ]
-    return Table(f"canonic/{board.domain}/board", f"Canonic Stage 1, {board.name}: board", BOARD_COLUMNS, rows, sources, "canonic.board")
+    return Table(f"canonic/{board.domain}/board", SENTENCES.table_board(board), BOARD_COLUMNS, rows, sources, "canonic.board")
 
 
 def outputs(res: CanonicResults) -> Outputs:
@@ -68,17 +68,17 @@ def outputs(res: CanonicResults) -> Outputs:
         "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256, "tables": by_stem,
     }
     tables = [_board_table(res, b, sources) for b in res.boards]
-    tables.append(Table("canonic/exclusions", "Canonic Stage 1: cells counted and excluded, by domain and reason",
+    tables.append(Table("canonic/exclusions", SENTENCES.table_exclusions(),
                         ["domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS]], exclusion_rows, sources,
                         "canonic.exclusions"))
     tables.extend(_reference_tables(res, sources, tasks_per_domain))
 
-    pages = [Page("canonic/index.html", "canonic/home.html", "Canonic Stage 1", {
+    pages = [Page("canonic/index.html", "canonic/home.html", SENTENCES.page_home(), {
         **common, "figures": figures, "withheld": withheld, "tasks_per_domain": tasks_per_domain,
         "exclusion_rows": exclusion_rows, "reasons": REASONS, "by_reason": by_reason,
     })]
     for b in res.boards:
-        pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", f"{b.name}: Canonic Stage 1 board", {
+        pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", SENTENCES.page_board(b), {
             **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain],
             "figure": figures[b.domain],
         }))
@@ -96,21 +96,20 @@ def outputs(res: CanonicResults) -> Outputs:
                 ("method", [("Method", "canonic/method/")]),
                 ("evidence", [("Verification", "canonic/verification/"), ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")]),
                 ("data", [("Downloads", "downloads/#dl-canonic")])],
-        "line": f"Six creative-writing domains scored separately by two judges; {res.rows_published} of {res.rows_total} model-domain rows published; no overall score.",
+        "line": SENTENCES.line(res),
         "result": {"dated": "sweep", "date": s.sweep.date, "boards": [
             {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first]} for b in res.boards]},
     }
     raw = [SWEEP_FILE, CELLS_FILE, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
     raw += [f.rel for f in inp.freeze.documents]
     texts = {
-        "canonic.public-rows": f"{res.rows_published} of {res.rows_total} model-domain rows met the publication gate.",
-        "canonic.counted-cells": f"The benchmark evaluates {res.cells_total:,} cells, of which {res.cells_counted:,} counted under the two-judge rule.",
-        "canonic.artifact": f"Artifact SHA-256 {inp.cells_file.sha256} (cells.jsonl); sweep definition SHA-256 {inp.sweep_file.sha256}.",
-        "canonic.task-set": f"The public task-set fingerprint is {s.task_set_fingerprint}.",
+        "canonic.public-rows": SENTENCES.public_rows(res),
+        "canonic.counted-cells": SENTENCES.counted_cells(res),
+        "canonic.artifact": SENTENCES.artifact(inp),
+        "canonic.task-set": SENTENCES.task_set(s),
     }
     if withheld:
-        listed = "; ".join(f"{r.name} on {dname}" for dname, r in withheld)
-        texts["canonic.withheld"] = f"Withheld by the publication gate, visibly rather than silently removed: {listed}."
+        texts["canonic.withheld"] = SENTENCES.withheld(withheld)
     out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
                   raw_files=sorted(raw), texts=texts, feed=feed_entries(res))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
@@ -128,23 +127,23 @@ def _reference_tables(res: CanonicResults, sources: dict[str, str], tasks_per_do
     sweep_only = {SWEEP_FILE: sources[SWEEP_FILE]}
     judge_families = {j.family for j in s.judges}
     out = [
-        Table("canonic/boards", "Canonic Stage 1: the six domain boards, each with the rows that may rank first on it",
+        Table("canonic/boards", SENTENCES.table_boards(res),
               ["domain", "domain_name", "tasks_per_model", "rows_published", "rows", "first"],
               [(b.domain, b.name, tasks_per_domain[b.domain], len(b.published), len(b.rows),
                 "; ".join(r.name for r in b.first)) for b in res.boards], sources, "canonic.board"),
-        Table("canonic/pins", "Canonic Stage 1: judges and models, pinned by provider slug",
+        Table("canonic/pins", SENTENCES.table_pins(),
               ["role", "id", "name", "family", "shares_family_with_judge"],
               [("judge", j.id, j.name, j.family, None) for j in s.judges]
               + [("model", m.id, m.name, m.family, m.family in judge_families) for m in s.models], sweep_only, "canonic.pins"),
     ]
     for d in s.domains:
-        out.append(Table(f"canonic/{d.id}/rubric", f"Canonic Stage 1, {d.name}: the frozen rubric (version {d.rubric.version})",
+        out.append(Table(f"canonic/{d.id}/rubric", SENTENCES.table_rubric(d),
                          ["domain", "rubric_version", "dimension", "weight", "scope", "question", "anchor", "descriptor"],
                          [(d.id, d.rubric.version, dim.id, dim.weight, dim.scope, dim.question, a.value, a.descriptor)
                           for dim in d.rubric.dimensions for a in dim.anchors], sweep_only, "canonic.rubric"))
     ex = res.example
     if ex is not None:
-        out.append(Table("canonic/worked-example", f"Canonic Stage 1, worked example: {ex.model_name} on task {ex.task}",
+        out.append(Table("canonic/worked-example", SENTENCES.table_worked_example(ex),
                          ["model", "task", "domain", "judge", "dimension", "weight", "anchor", "weighted_term", "judge_weighted_score", "task_score"],
                          [(ex.model, ex.task, ex.domain, j["id"], dim, w, a, term, j["score"], ex.task_score)
                           for j in ex.judges for dim, w, a, term in j["terms"]], sources, "canonic.worked-example"))
@@ -163,14 +162,6 @@ def _rank_example(res: CanonicResults) -> dict:
 def _panel_alt(board) -> str:
     """The text alternative of one panel: what a sighted reader takes from it."""
     pub = board.published
-    if not pub:
-        return f"{board.name}: no row published."
-    hi = max(pub, key=lambda r: (r.score, r.name))
-    lo = min(pub, key=lambda r: (r.score, r.name))
-    first = [r.name for r in board.first]
-    text = (f"{board.name}: score and 95% interval of {len(pub)} published models, from {lo.name} "
-            f"at {display(lo.score, 1)} to {hi.name} at {display(hi.score, 1)}. "
-            + (f"Tied for first: {', '.join(first)}." if len(first) > 1 else f"First: {first[0]}, its interval wholly above every other."))
-    if board.withheld:
-        text += " Withheld, so not drawn: " + ", ".join(r.name for r in board.withheld) + "."
-    return text
+    hi = max(pub, key=lambda r: (r.score, r.name)) if pub else None
+    lo = min(pub, key=lambda r: (r.score, r.name)) if pub else None
+    return SENTENCES.panel_alt(board, lo, hi)

@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape
 
 from sitegen.atom import FeedHead, atom_feed
 from sitegen.families import FeedEntry
+from sitegen.families.chronicle.sentences import SENTENCES
 
 TAG = "tag:chroniclebench,2026:"
 FEED_PATH = "chronicle/feed.xml"
@@ -20,7 +21,7 @@ def feed_entries(res, log, bodies) -> list[FeedEntry]:
     """The amendment log (bodies: each amendment's rendered markdown) and the cohort changelog."""
     entries = [FeedEntry(f"{TAG}amendment/{a.meta.id}", f"{a.meta.id}: {a.meta.title}", a.meta.date,
                          f"chronicle/protocol/#{a.meta.id}", str(bodies[a.meta.id])) for a in log]
-    entries += [FeedEntry(f"{TAG}cohort/{k.id}", f"Cohort {k.id}", k.date, f"chronicle/cohorts/#{k.id}",
+    entries += [FeedEntry(f"{TAG}cohort/{k.id}", SENTENCES.cohort_title(k), k.date, f"chronicle/cohorts/#{k.id}",
                           f"<p>{escape(k.changelog)}</p>") for k in res.input.cohort.cohorts]
     return entries
 
@@ -28,5 +29,5 @@ def feed_entries(res, log, bodies) -> list[FeedEntry]:
 def atom_bytes(res, entries: list[FeedEntry]) -> bytes:
     """chronicle/feed.xml: links relative to itself, since a family does not know the base URL."""
     c = res.input.cohort
-    head = FeedHead(f"{TAG}feed", f"{c.benchmark.name}: amendments and cohort changes", f"{c.benchmark.name} maintainers", "chronicle/")
+    head = FeedHead(f"{TAG}feed", SENTENCES.feed_title(c.benchmark.name), SENTENCES.feed_author(c.benchmark.name), "chronicle/")
     return atom_feed(head, [(e, None) for e in entries], FEED_PATH, empty_updated=c.protocol_frozen_on)

@@ -16,10 +16,10 @@ from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.chronicle.compute import V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
+from sitegen.families.chronicle.sentences import SENTENCES
 from sitegen.families.chronicle.validate import (
     ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE,
 )
-from sitegen.numbers import display
 
 
 def run_path(run_id: str) -> str:
@@ -41,32 +41,24 @@ def _figures(res: ChronicleResults, src) -> dict[str, tuple[Figure | None, Figur
     for b in res.boards:
         ranked = [r for r in b.rows if r.rank_best is not None]
         name = f"chronicle/boards/{b.id}/figure"
-        first = [r.name for r in b.first]
-        tie = f"Tied for first: {', '.join(first)}." if len(first) > 1 else (f"First: {first[0]}." if first else "")
         if b.metric == "score":
             rows = [{"entrant": r.entrant, "name": r.name, "score": r.score, "ci_low": r.low, "ci_high": r.high,
                      "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
-            alt_text = (f"Board {b.number}: score and 95% interval of {len(ranked)} ranked entrants"
-                        + (f", from {ranked[-1].name} at {display(ranked[-1].score, 1)} to {ranked[0].name} at {display(ranked[0].score, 1)}. " if ranked else ". ")
-                        + tie)
+            alt_text = SENTENCES.score_alt(b, ranked)
             fig = Figure(name, rows, draw_score_board, alt_text, src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.board")
             ref_rows = ([{"kind": "novel", "id": ref.id, "name": ref.title, "score": s, "low": None, "high": None} for ref, s in novels]
-                        + [{"kind": "band", "id": HUMAN_ROW, "name": f"Human novels ({band.n})", "score": band.median, "low": band.q1, "high": band.q3}]
+                        + [{"kind": "band", "id": HUMAN_ROW, "name": SENTENCES.band_row(band), "score": band.median, "low": band.q1, "high": band.q3}]
                         + [{"kind": "entrant", "id": r.entrant, "name": r.name, "score": r.score, "low": r.low, "high": r.high} for r in ranked])
             inside = [r.name for r in ranked if band.q1 <= r.score <= band.q3]
-            ref_alt = (f"Board {b.number} against the human reference band: the {band.n} v1.1 novels score from "
-                       f"{display(min(s for _, s in novels), 1)} to {display(max(s for _, s in novels), 1)}, median {display(band.median, 1)}, "
-                       f"interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}. "
-                       f"{len(inside)} of {len(ranked)} ranked entrants score inside that range.")
+            ref_alt = SENTENCES.band_alt(b, band, min((s for _, s in novels), default=None), max((s for _, s in novels), default=None),
+                                         len(inside), len(ranked))
             ref = Figure(f"chronicle/boards/{b.id}/figure-human-band", ref_rows, draw_reference, ref_alt,
                          src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.reference")
             out[b.id] = (fig if ranked else None, ref if ranked and novels else None)
         else:
             rows = [{"entrant": r.entrant, "name": r.name, "median_words": r.median_words, "median_low": r.low, "median_high": r.high,
                      "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
-            alt_text = (f"Board {b.number}: median voluntary length and its 95% interval of {len(ranked)} entrants"
-                        + (f", from {ranked[-1].name} at {display(ranked[-1].median_words, 0, grouped=True)} words to {ranked[0].name} at "
-                           f"{display(ranked[0].median_words, 0, grouped=True)}. " if ranked else ". ") + tie)
+            alt_text = SENTENCES.length_alt(b, ranked)
             out[b.id] = (Figure(name, rows, draw_length_board, alt_text, src(COHORT_FILE, RUNS_FILE), "chronicle.board") if ranked else None, None)
     return out
 
@@ -93,58 +85,58 @@ def outputs(res: ChronicleResults) -> Outputs:
 
     for b in res.boards:
         if b.metric == "score":
-            table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
+            table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
                   ["board", "rank_best", "rank_worst", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
                    "human_percentile", "percentile_low", "percentile_high", "self_family", "bootstrap_seed", "unranked_reason"],
                   [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high,
                     r.self_family, r.seed, r.reason)
                    for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
         else:
-            table(f"boards/{b.id}", f"{ident.name} board {b.number}: {b.title}",
+            table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
                   ["board", "rank_best", "rank_worst", "entrant", "name", "runs", "median_words", "median_low", "median_high",
                    "min_words", "max_words", "self_family", "bootstrap_seed"],
                   [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.runs, r.median_words, r.low, r.high, r.min_words, r.max_words,
                     r.self_family, r.seed)
                    for r in b.rows], "board")
     dnf = [rr for rr in res.runs if not rr.eligible]
-    table("dnf", "Runs outside the eligibility band: scored, published, never ranked",
+    table("dnf", SENTENCES.table_dnf(),
           ["run", "entrant", "arm", "brief", "words", "stop_reason", "score", "windows"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.words, rr.run.stop_reason, rr.score, len(rr.windows)) for rr in dnf], "dnf")
-    table("runs", "Every run: eligibility, score, windows, cost and manuscript SHA-256",
+    table("runs", SENTENCES.table_runs(),
           ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
             *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
-    table("reference", "Human reference corpus: every novel with its recomputed score",
+    table("reference", SENTENCES.table_reference(),
           ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
           [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],
           "reference", src(COHORT_FILE, REFERENCE_FILE))
-    table("costs", "Generation cost per entrant, from the per-call records",
+    table("costs", SENTENCES.table_costs(),
           ["entrant", "name", "cost_usd"], [(e, names[e], v) for e, v in res.cost_by_entrant.items()], "costs")
     # Every table a page shows has its download beside it: the overview of the boards (each
     # board's own rows that may rank first, never a ranking across boards), the band's breakdowns, the exhibit,
     # the archived board and each run's calls.
-    table("boards-overview", f"{ident.name}: the boards, each read on its own, with the rows that may rank first on it",
+    table("boards-overview", SENTENCES.table_boards_overview(ident),
           ["board", "number", "title", "arm", "metric", "entrants", "top"],
           [(b.id, b.number, b.title, b.arm, b.metric, len(b.rows), "; ".join(r.name for r in b.first) or None)
            for b in res.boards], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
     band_columns = ["group", "novels", "median", "q1", "q3"]
-    table("reference-strata", "Human reference band: median and interquartile range per stratum (v1.1 novels)", band_columns,
+    table("reference-strata", SENTENCES.table_reference_strata(), band_columns,
           [(k, bnd.n, bnd.median, bnd.q1, bnd.q3) for k, bnd in res.band_by_stratum.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
-    table("reference-windows", "Human reference band: window composites of the v1.1 novels", band_columns,
+    table("reference-windows", SENTENCES.table_reference_windows(), band_columns,
           [(w, bnd.n, bnd.median, bnd.q1, bnd.q3) for w, bnd in res.band_by_window.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
-    table("reference-recognition", "Human reference band: recognized and not recognized by the judge", band_columns,
+    table("reference-recognition", SENTENCES.table_reference_recognition(), band_columns,
           [(k, bnd.n, bnd.median, bnd.q1, bnd.q3) for k, bnd in res.recognition.items()], "reference", src(COHORT_FILE, REFERENCE_FILE))
     if res.exhibit is not None:
         ex = res.exhibit
-        table("exhibit", f"{ident.name}: the controlled exhibit, {ex.system.name} against {ex.base.name}",
+        table("exhibit", SENTENCES.table_exhibit(ident, ex),
               ["entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high", "difference", "difference_low", "difference_high", "bootstrap_seed"],
               [(r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, ex.difference, ex.low, ex.high, ex.seed) for r in (ex.system, ex.base)],
               "exhibit")
     archive = inp.archive
-    table("archive-v1.0", f"{ident.formerly} {archive.version}: the archived board as published (v1.0 metric)",
+    table("archive-v1.0", SENTENCES.table_archive_v1_0(ident, archive),
           ["entrant", "v1_0_score", "runs"], [(r.entrant, r.score, r.runs) for r in archive.rows], "archive", src(ARCHIVE_FILE))
     for rr in res.runs:
-        table(calls_stem(rr.run.id).removeprefix("chronicle/"), f"Run {rr.run.id}: every call, as recorded",
+        table(calls_stem(rr.run.id).removeprefix("chronicle/"), SENTENCES.table_calls(rr),
               ["seq", "returned_model", "returned_provider", "request_id", "timestamp", "params", "words_from", "words_to", "finish", "cost_usd"],
               [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
                 k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
@@ -156,20 +148,20 @@ def outputs(res: ChronicleResults) -> Outputs:
               "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
-        Page("chronicle/protocol/index.html", "chronicle/protocol.html", f"{ident.name} {c.benchmark.version}: protocol and amendment log",
+        Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
              {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": inp.frozen}),
-        Page("chronicle/reference/index.html", "chronicle/reference.html", f"Human reference band: {ident.name}", common),
-        Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", f"DNF runs and withdrawn models: {ident.name}", {**common, "dnf": dnf}),
-        Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", f"Cohorts, changelog and costs: {ident.name}", common),
-        Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", f"{ident.formerly} v1.0 (archived)", common),
+        Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident), common),
+        Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", SENTENCES.page_diagnostics(ident), {**common, "dnf": dnf}),
+        Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", SENTENCES.page_cohorts(ident), common),
+        Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", SENTENCES.page_archive(ident), common),
     ]
     for b in res.boards:
-        pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", f"Board {b.number}: {b.title}",
+        pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", SENTENCES.page_board(b),
                           {**common, "board": b, "first_run": _first_runs(res, b), **_rank_example(b)}))
     if res.exhibit is not None:
-        pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", f"The controlled exhibit: {ident.name}", common))
+        pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", SENTENCES.page_exhibit(ident), common))
     for rr in res.runs:
-        pages.append(Page(run_path(rr.run.id), "chronicle/run.html", f"Run {rr.run.id}: {ident.name}", {**common, "rr": rr}))
+        pages.append(Page(run_path(rr.run.id), "chronicle/run.html", SENTENCES.page_run(rr, ident), {**common, "rr": rr}))
     out.pages.extend(pages)
     out.feed = feed_entries(res, log, bodies)
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
@@ -182,15 +174,14 @@ def outputs(res: ChronicleResults) -> Outputs:
                 ("evidence", [("Human band", "chronicle/reference/"), ("DNF & withdrawn", "chronicle/diagnostics/"),
                               ("Cohorts and runs", "chronicle/cohorts/"), ("v1.0 archive", "chronicle/archive/v1.0/")]),
                 ("data", [("Downloads", "downloads/#dl-chronicle"), ("Feed", FEED_PATH)])],
-        "line": f"Long novels on three boards that are never blended, against a human reference band of {res.band.n} public-domain novels.",
+        "line": SENTENCES.line(res),
         "result": {"dated": "latest cohort", "date": max(k.date for k in c.cohorts), "boards": [
             {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first]} for b in res.boards]},
     }
     out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])
     band = res.band
-    out.texts["chronicle.human-band"] = (f"The v1.1 human band over {band.n} newly selected public-domain novels has median "
-                                         f"{display(band.median, 1)} and interquartile range {display(band.q1, 1)} to {display(band.q3, 1)}.")
+    out.texts["chronicle.human-band"] = SENTENCES.human_band(band)
     return out
 
 
@@ -209,5 +200,5 @@ def _rank_example(board) -> dict:
     score = board.metric == "score"
     return {"rank_ex": stats.rank_example([stats.Interval(r.entrant, r.low, r.high) for r in ranked]),
             "rank_names": {r.entrant: r.name for r in ranked}, "rank_where": "this board",
-            "rank_interval": "95% interval" if score else "95% interval of the median words",
+            "rank_interval": SENTENCES.rank_interval(score),
             "rank_fmt": {"places": 2} if score else {"places": 1, "grouped": True}}

@@ -14,6 +14,7 @@ from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
+from sitegen.families.declared.sentences import SENTENCES
 from sitegen.families.declared.validate import config_rel, freeze_rel
 
 
@@ -67,11 +68,11 @@ def outputs(res: DeclaredResults) -> Outputs:
                 data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
                          "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in b.published]
                 figures[b.id] = Figure(f"{fid}/boards/{b.id}/figure", data, draw_board,
-                                       f"{b.label}: {len(data)} models, score and 95% interval, from {data[-1]['name']} to {data[0]['name']}.",
+                                       SENTENCES.board_alt(b, data),
                                        used, f"{fid}.board")
                 out.figures.append(figures[b.id])
         criteria = [c.id for c in cfg.criteria]
-        table(f"sweeps/{s.id}/items", f"{cfg.title}: every item of sweep {s.id}",
+        table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(cfg, s),
               ["sweep", "model", "prompt", "iteration", "attempts", "outcome", "reason", "judge", "score", *criteria],
               [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
                 x.item.attempts[-1].reason, j.judge, x.judge_scores[j.judge], *[j.scores.get(c) for c in criteria])
@@ -80,7 +81,7 @@ def outputs(res: DeclaredResults) -> Outputs:
                   x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
               "items", used)
 
-    table("criteria", f"{cfg.title}: the criteria", ["id", "label", "min", "max", "direction", "weight", "optional"],
+    table("criteria", SENTENCES.table_criteria(cfg), ["id", "label", "min", "max", "direction", "weight", "optional"],
           [(c.id, c.label, c.min, c.max, c.direction, c.weight, c.optional) for c in cfg.criteria], "criteria",
           {config_rel(fid): sources[config_rel(fid)]})
     prompts = {p.id: p for p in inp.prompts}
@@ -117,7 +118,7 @@ def outputs(res: DeclaredResults) -> Outputs:
             for b in current.boards]},
     }
     out.raw_files = sorted(inp.files)
-    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", f"Sweep {s.id}", s.date,
+    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
     amendments.publish(out, fid, cfg.title, inp.log, render.markdown_renderer(),

@@ -6,12 +6,10 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.families import FeedEntry
+from sitegen.families.nextchapter.sentences import SENTENCES
 
 
 def feed_entries(res) -> list[FeedEntry]:
     run = res.input.run
-    variants = sum(len(m.variants) for m in run.models)
-    html = (f"<p>Run <code>{escape(run.run)}</code> of {run.date}: {len(run.models)} models ({variants} effort settings) "
-            f"continue {len(res.input.items)} public-domain novels, judged by {escape(run.judge.name)} against a frozen "
-            f"reference chapter.</p>")
-    return [FeedEntry(f"tag:nextchapterbench,{run.date}:run/{run.run}", f"Run {run.run} published", run.date, "nextchapter/", html)]
+    return [FeedEntry(f"tag:nextchapterbench,{run.date}:run/{run.run}", SENTENCES.feed_title(run), run.date, "nextchapter/",
+                      f"<p>{escape(SENTENCES.feed_text(res))}</p>")]

@@ -10,8 +10,8 @@ from sitegen.families.nextchapter.figure import draw_compliance, draw_craft, dra
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
 from sitegen.families.nextchapter.scoring import TRAP_WEIGHT, by_effort, check_passes
+from sitegen.families.nextchapter.sentences import SENTENCES
 from sitegen.families.nextchapter.validate import CALLS_FILE, CHAPTERS_FILE, ITEMS_FILE, RUN_FILE
-from sitegen.numbers import display
 
 FLAG_NAMES = ("memorised", "refusal", "preamble", "truncated", "markdown")
 
@@ -58,19 +58,19 @@ def outputs(res: NextChapterResults) -> Outputs:
                                   v.craft.low if v.craft else None, v.craft.high if v.craft else None,
                                   v.compliance.mean if v.compliance else None, v.compliance.se if v.compliance else None,
                                   *((s.rank_best, s.rank_worst) if shown == "headline" else (None, None)), s.self_family))
-    table("standings", "NextChapterBench standings: every effort setting, the best one per model as its headline",
+    table("standings", SENTENCES.table_standings(),
           ["model", "name", "house", "effort", "shown_as", "status", "marker", "items", "craft", "craft_se", "craft_low", "craft_high",
            "compliance", "compliance_se", "rank_best", "rank_worst", "self_family"],
           standing_rows, "standings")
-    table("chapters", "Every judged chapter: craft, compliance and the memorisation screen",
+    table("chapters", SENTENCES.table_chapters(),
           ["model", "effort", "item", "draft", "craft", "compliance", "copied_words", "copied_from", *FLAG_NAMES],
           [(r.model, r.effort, r.item, r.draft, r.craft, r.compliance, r.flags.copied_words, r.flags.copied_from,
             *[getattr(r.flags, f) for f in FLAG_NAMES]) for r in res.results], "chapters")
-    table("noise", "The noise gauge: the frozen reference chapter's craft readings per item",
+    table("noise", SENTENCES.table_noise(),
           ["item", "readings", "mean", "sd"], [(n.item, n.n, n.mean, n.sd) for n in res.noise], "noise")
-    table("generation-noise", "Generation noise: the reference model's two drafts of every chapter",
+    table("generation-noise", SENTENCES.table_generation_noise(),
           ["item", "draft_1_craft", "draft_2_craft", "difference"], [(i, a, b, b - a) for i, a, b in res.generation_noise], "noise")
-    table("audition", "The judge audition: rank correlations between candidate judges",
+    table("audition", SENTENCES.table_audition(),
           ["judge_a", "judge_b", "rho"], [(c.a, c.b, c.rho) for c in run.audition.correlations], "audition")
 
     # Each item's and each model's table, and the method page's worked example, as downloads of
@@ -82,15 +82,15 @@ def outputs(res: NextChapterResults) -> Outputs:
                 *[getattr(r.flags, f) for f in FLAG_NAMES])
 
     for item in inp.items:
-        table(item_scores_stem(item.id).removeprefix("nextchapter/"), f"{item.novel}: every model's chapter (first drafts)", chapter_columns,
+        table(item_scores_stem(item.id).removeprefix("nextchapter/"), SENTENCES.table_item_scores(item), chapter_columns,
               [chapter_row(r) for r in res.results if r.item == item.id and r.draft == 1], "chapters")
     for m in run.models:
-        table(model_chapters_stem(m.id).removeprefix("nextchapter/"), f"{m.name}: every judged chapter", chapter_columns,
+        table(model_chapters_stem(m.id).removeprefix("nextchapter/"), SENTENCES.table_model_chapters(m), chapter_columns,
               [chapter_row(r) for r in res.results if r.model == m.id], "chapters")
     top = next((s for s in res.standings if s.best), None)
     example = next((r for r in res.results if top and r.model == top.model and r.effort == top.best.effort and r.draft == 1), None)
     if example is not None:
-        table("worked-example", f"Worked example: the compliance checks of {names.get(example.model, example.model)} ({example.effort}) on {example.item}",
+        table("worked-example", SENTENCES.table_worked_example(names, example),
               ["model", "effort", "item", "check", "number", "weight", "judge", "quotation_in_chapter", "counts_as"],
               [(example.model, example.effort, example.item, c.kind, c.index + 1, TRAP_WEIGHT if c.kind == "trap" else 1,
                 "pass" if c.passed else "fail", (True if c.quote and check_passes(c, example.text) else (False if c.passed else None)),
@@ -105,17 +105,13 @@ def outputs(res: NextChapterResults) -> Outputs:
                        "rank_best": s.rank_best, "rank_worst": s.rank_worst} for s in headline]
     standing_figures = None
     if headline:
-        first = [s.name for s in res.first]
-        tie = f"Tied for first: {', '.join(first)}." if len(first) > 1 else f"First: {first[0]}."
         lo_c, hi_c = min(headline, key=lambda s: s.best.compliance.mean), max(headline, key=lambda s: s.best.compliance.mean)
         standing_figures = (
             Figure("nextchapter/figure-craft", standings_rows, draw_craft,
-                   f"Craft ∓ one standard error of the {len(headline)} headline settings, from {headline[-1].name} at "
-                   f"{display(headline[-1].best.craft.mean, 1)} to {headline[0].name} at {display(headline[0].best.craft.mean, 1)}. {tie}",
+                   SENTENCES.craft_alt(headline, res.first),
                    sources, "nextchapter.standings"),
             Figure("nextchapter/figure-compliance", standings_rows, draw_compliance,
-                   f"Compliance ∓ one standard error of the same settings, in the same order, from {lo_c.name} at "
-                   f"{display(lo_c.best.compliance.mean, 1)} to {hi_c.name} at {display(hi_c.best.compliance.mean, 1)}.",
+                   SENTENCES.compliance_alt(lo_c, hi_c),
                    sources, "nextchapter.standings"))
         out.figures.extend(standing_figures)
     novel = {i.id: i.novel for i in inp.items}
@@ -128,13 +124,13 @@ def outputs(res: NextChapterResults) -> Outputs:
               "model_path": model_path, "item_path": item_path, "flag_names": FLAG_NAMES, "trap_weight": TRAP_WEIGHT,
               "check_passes": check_passes, "tables": {t.stem: t for t in out.tables}, "chapter_ids": chapter_ids, "chapter_key": chapter_key,
               "item_scores_stem": item_scores_stem, "model_chapters_stem": model_chapters_stem}
-    out.pages.append(Page("nextchapter/index.html", "nextchapter/standings.html", "NextChapterBench standings", common))
+    out.pages.append(Page("nextchapter/index.html", "nextchapter/standings.html", SENTENCES.page_standings(), common))
     for item in inp.items:
         rs = [r for r in res.results if r.item == item.id and r.draft == 1]
-        out.pages.append(Page(item_path(item.id), "nextchapter/item.html", f"{item.novel}: NextChapterBench item", {**common, "item": item, "rows": rs}))
+        out.pages.append(Page(item_path(item.id), "nextchapter/item.html", SENTENCES.page_item(item), {**common, "item": item, "rows": rs}))
     for m in run.models:
         rs = [r for r in res.results if r.model == m.id]
-        out.pages.append(Page(model_path(m.id), "nextchapter/model.html", f"{m.name}: NextChapterBench", {**common, "model": m, "rows": rs,
+        out.pages.append(Page(model_path(m.id), "nextchapter/model.html", SENTENCES.page_model(m), {**common, "model": m, "rows": rs,
                                                                                                             "variants": sorted(m.variants, key=lambda v: by_effort(v.effort)),
                                                                                                             "standing": next(s for s in res.standings if s.model == m.id)}))
     out.fragments.update({
@@ -150,7 +146,7 @@ def outputs(res: NextChapterResults) -> Outputs:
                 ("evidence", [("Items", "nextchapter/#items"), ("Noise gauge", "nextchapter/method/#the-noise-gauge"),
                               ("Judge audition", "nextchapter/method/#the-judge-audition")]),
                 ("data", [("Downloads", "downloads/#dl-nextchapter")])],
-        "line": f"Chapter continuations of {len(inp.items)} public-domain novels, one judge, a frozen reference chapter as the noise gauge.",
+        "line": SENTENCES.line(res),
         "result": {"dated": "run", "date": run.date, "boards": [
             {"number": None, "name": "Standings by craft", "href": "nextchapter/", "first": [s.name for s in res.first]}]},
     }
@@ -169,10 +165,4 @@ def _rank_example(res: NextChapterResults) -> dict:
 
 
 def _generation_alt(res: NextChapterResults, novel: dict, model: str) -> str:
-    diffs = [b - a for _i, a, b in res.generation_noise]
-    if not diffs:
-        return ""
-    ahead = sum(d > 0 for d in diffs)
-    return (f"Craft of {model}'s first and second drafts of each of {len(diffs)} items. The second draft is "
-            f"{display(sum(diffs) / len(diffs), 2, sign=True)} points against the first on average, ahead on {ahead} items, "
-            f"and single items move by up to {display(max(abs(d) for d in diffs), 1)} points.")
+    return SENTENCES.generation_alt(model, [b - a for _i, a, b in res.generation_noise])
