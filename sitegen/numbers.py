@@ -10,6 +10,7 @@ zero at its decimal representation, the shortest one that reads back as the same
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
@@ -26,8 +27,16 @@ def display(x: float | int, places: int, *, sign: bool = False, times100: bool =
     the rest, naming the inputs, before anything is written."""
     if not math.isfinite(x):
         return repr(float(x))
-    # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type)
-    d = Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
+    # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type).
+    # The text of the number, not the number, keys the memo: -0.0 == 0.0 but shows as "-0.0".
+    return _display(str(int(x)) if isinstance(x, int) else repr(float(x)), places, sign, times100, grouped)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _display(digits: str, places: int, sign: bool, times100: bool, grouped: bool) -> str:
+    # A page shows the same few values many times (a 0-20 criterion in half points has 41), and
+    # the decimal rounding is the costliest step of a table cell: computed once per value.
+    d = Decimal(digits)
     rounded = (d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     text = f"{rounded:,}" if grouped else str(rounded)
     return "+" + text if sign and not text.startswith("-") else text
