@@ -41,11 +41,6 @@ def log_dir(fid: str) -> str:
     return f"content/{fid}/amendments"
 
 
-def log_glob(fid: str) -> str:
-    """The family's log as one of its declared inputs (Family.inputs)."""
-    return f"{log_dir(fid)}/*.md"
-
-
 class EntryMeta(BaseModel):
     """The front matter every entry has. A family that records more about each change (when it
     was made relative to the run, who directed it) subclasses this with those fields."""

@@ -17,7 +17,6 @@ import inspect
 import json
 import multiprocessing
 import re
-import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -231,10 +230,11 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
                     else:  # a figure complete, for the count
                         pngs[png_jobs[future]] = future.result()
                         report(len(out) + len(pngs), len(figures))
+        except BrokenProcessPool:
+            _retire_pool()  # a worker died: the next build starts a new pool
+            raise
         except BaseException:
             _cancel(pending)
-            if isinstance(sys.exc_info()[1], BrokenProcessPool):
-                _retire_pool()  # a worker died: the next build starts a new pool
             raise
         done = [Rendered(svg=drawn[i][0], png=pngs[i], spec=drawn[i][1]) for i in range(len(misses))]
     else:

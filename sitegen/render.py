@@ -388,7 +388,7 @@ class Sentences:
 
 def sentences(template_dir: str | Path, name: str) -> Sentences:
     """The Sentences of template NAME (say "canonic/sentences.txt") in a family's template
-    folder, with the page environment's number filters (fmt, fmt1, thousands, pct)."""
+    folder, with the page environment's number filters (fmt, fmt1, thousands, pct, words)."""
     return Sentences(template_dir, name)
 
 
@@ -405,6 +405,14 @@ def _sentence_env(template_dir: str) -> jinja2.Environment:
     return env
 
 
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_words(n: int) -> str:
+    """A count in words up to ten, as a sentence writes it ("six domains"); digits above."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
 def _number_filters(env: jinja2.Environment) -> None:
     # Every number a page shows is rounded by numbers.display (the rule the method pages state):
     # {{ x | fmt(4) }}, {{ d | fmt(1, sign=true) }}; a missing number shows as a dash.
@@ -413,6 +421,7 @@ def _number_filters(env: jinja2.Environment) -> None:
     env.filters["fmt2"] = lambda x: env.filters["fmt"](x, 2)
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["pct"] = lambda x: display(x, 1, times100=True) + "%"
+    env.filters["words"] = number_words
 
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:

@@ -30,8 +30,6 @@ def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
 
 
-
-
 def outputs(res: DeclaredResults) -> Outputs:
     inp, cfg, fid = res.input, res.config, res.input.fid
     sources = {rel: sf.sha256 for rel, sf in sorted(inp.files.items())}
