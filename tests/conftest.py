@@ -7,6 +7,7 @@ build is made from a copy).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -14,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -83,8 +85,11 @@ BIBLES_DIR = "content/canonic/bibles"
 def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = False) -> Path:
     """Copy the repository's site inputs into `dest` (created) and return it.
 
-    `cache_from`: a site root whose figure cache is copied too (saves ~1 s of SVG rendering
-    per build in tests that are not about figures)."""
+    `cache_from`: a site root whose cache is copied too (its figures, computed families and
+    rendered pages, not its record of which output holds which build): a build then redoes
+    only what the test's edits change, as a maintainer's CI does with a restored cache. The
+    cache may skip work, never a check; the differential tests prove a warm build equals a
+    cold one, and `cold_site_copy` is for the tests where nothing may be cached."""
     dest.mkdir(parents=True, exist_ok=True)
     names = SITE_INPUTS + (("schemas",) if schemas else ())
     for name in names:
@@ -93,9 +98,8 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
             shutil.copytree(src, dest / name)
         elif src.exists():  # the demo has no templates/ or assets/ of its own: the theme serves it
             shutil.copy2(src, dest / name)
-    # Only the figure cache: a test's build still loads and computes every family itself.
-    if cache_from is not None and (cache_from / CACHE_DIR / "figures").is_dir():
-        shutil.copytree(cache_from / CACHE_DIR / "figures", dest / CACHE_DIR / "figures")
+    if cache_from is not None and (cache_from / CACHE_DIR).is_dir():
+        shutil.copytree(cache_from / CACHE_DIR, dest / CACHE_DIR, ignore=shutil.ignore_patterns("builds.json"))
     return dest
 
 
@@ -197,10 +201,31 @@ def leftovers_beside(out: Path) -> list[str]:
                   if p.name.startswith((".sitegen-staging-", ".sitegen-retired-")))
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "sitegen", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=COMMAND_SECONDS)
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+            process: bool = False) -> subprocess.CompletedProcess:
+    """`sitegen ARGS`: its exit status, stdout and stderr.
+
+    By default it runs in this process through click's test runner: the command's own code
+    from sitegen.cli.main on, with ENV set and CWD entered for the call, and an uncaught
+    exception written to stderr as the interpreter writes it (exit status 1). That spares each
+    call a new interpreter's imports, template compilation and figure workers (about 3 s of
+    CPU). `process=True` runs a real `python -m sitegen`, for what only a process of its own
+    shows: a hang its timeout must end, an environment read at interpreter start
+    (PYTHONPATH), what the command imports."""
+    if process:
+        full_env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
+        return subprocess.run([sys.executable, "-m", "sitegen", *args], cwd=cwd, capture_output=True,
+                              text=True, env=full_env, timeout=COMMAND_SECONDS)
+    from click.testing import CliRunner
+
+    from sitegen.cli import main
+
+    with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+        result = CliRunner().invoke(main, list(args), env=env, catch_exceptions=True)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(result.exception))
+    return subprocess.CompletedProcess(["sitegen", *args], result.exit_code, result.stdout, stderr)
 
 
 # --------------------------------------------------------------------------- the reference
@@ -475,11 +500,11 @@ def built_site(tmp_path_factory) -> BuiltSite:
 
 @pytest.fixture
 def site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
-    """A private copy of the site inputs with the demo build's figure cache: a build draws only
-    the figures its edits change. A cached figure is byte for byte the one a fresh drawing gives
-    (figures.figure_key covers its name, data, drawing code and renderer versions; the cache
-    tests prove warm equals cold), and drawing the demo's figures costs about as much CPU as the
-    rest of its build. Returns its root."""
+    """A private copy of the site inputs with the demo build's cache: a build redoes only what
+    its edits change (the families whose inputs they touch, the pages and figures those
+    change). A cached result is byte for byte the one a fresh computation gives (each entry's
+    key covers its inputs and the code; tests/test_cache_differential.py proves warm equals
+    cold), and a build from the cache costs about a quarter of a cold one. Returns its root."""
     return copy_site(tmp_path / "site", cache_from=built_site.root)
 
 

@@ -103,7 +103,7 @@ def test_the_built_in_families_are_registered_as_plug_ins():
 def test_a_family_from_another_package_builds_its_pages_from_its_own_templates(tmp_path):
     plugins = _plugin(tmp_path / "plugins")
     site = _site(tmp_path, '["nextchapter", "tiny"]')
-    r = run_cli("build", "--root", str(site), "--no-cache", env=_env(plugins))
+    r = run_cli("build", "--root", str(site), "--no-cache", env=_env(plugins), process=True)
     assert r.returncode == 0, r.stderr
     page = (site / "_site" / "tiny" / "index.html").read_text(encoding="utf-8")
     assert "<li>model-a: 70.25</li><li>model-b: 61.5</li>" in page
@@ -113,7 +113,7 @@ def test_a_family_from_another_package_builds_its_pages_from_its_own_templates(t
     # The site's own templates/ come first: a template of the same name overrides the plug-in's.
     (site / "templates" / "tiny").mkdir(parents=True)
     (site / "templates" / "tiny" / "board.html").write_text(BOARD.replace("Tiny board</h1>", "Overridden</h1>"), encoding="utf-8")
-    r = run_cli("build", "--root", str(site), env=_env(plugins))
+    r = run_cli("build", "--root", str(site), env=_env(plugins), process=True)
     assert r.returncode == 0, r.stderr
     assert "Overridden</h1>" in (site / "_site" / "tiny" / "index.html").read_text(encoding="utf-8")
 
@@ -130,10 +130,10 @@ def test_an_id_registered_twice_or_under_another_name_is_a_clear_error(tmp_path)
     one = _plugin(tmp_path / "one")
     two = _plugin(tmp_path / "two", "tinyclone", "tiny = tinyclone:FAMILY")
     site = _site(tmp_path, '["nextchapter"]')
-    r = run_cli("validate", "--root", str(site), env={"PYTHONPATH": f"{one}{os.pathsep}{two}"})
+    r = run_cli("validate", "--root", str(site), env={"PYTHONPATH": f"{one}{os.pathsep}{two}"}, process=True)
     assert r.returncode == 1
     assert "the family id 'tiny' is registered by more than one plug-in (tinybench:FAMILY, tinyclone:FAMILY)" in r.stderr
     misnamed = _plugin(tmp_path / "three", "tinymis", "small = tinymis:FAMILY")
-    r = run_cli("validate", "--root", str(site), env=_env(misnamed))
+    r = run_cli("validate", "--root", str(site), env=_env(misnamed), process=True)
     assert r.returncode == 1
     assert "has id 'tiny'; an entry point's name must be its family's id" in r.stderr and "Traceback" not in r.stderr
