@@ -79,6 +79,24 @@ OUTPUTS_REL = "data/canonic/outputs.jsonl"
 BIBLES_DIR = "content/canonic/bibles"
 
 
+# --------------------------------------------------------------------------- the order files run in
+#
+# Two workers take whole files (pyproject.toml: -n 2 --dist loadfile --no-loadscope-reorder),
+# in the order collected here: the longest files first, so that neither worker is left running
+# one of them alone at the end while the other has nothing to do. (xdist's own order, by number
+# of tests, started the mutation corpus halfway through.) Measured with --durations=0.
+LONGEST_FIRST = (
+    "test_mutations.py", "test_incremental.py", "browser/test_axe.py", "browser/test_xss_corpus.py",
+    "browser/test_screenshots.py", "browser/test_tables.py", "test_cache_differential.py", "test_verify.py",
+    "test_atomic.py", "test_semantic_faults.py", "test_input_files.py", "test_canonic_contract.py",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0].removeprefix("tests/"), len(rank)))  # stable
+
+
 # --------------------------------------------------------------------------- copying a site
 
 
@@ -106,10 +124,18 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
 def one_family(dest: Path, fid: str) -> Path:
     """A copy of the site inputs with only family FID enabled: the demo's own files, a smaller
     build."""
-    root = copy_site(dest)
+    return enable_only(copy_site(dest), [fid])
+
+
+def enable_only(root: Path, fids: list[str]) -> Path:
+    """The site at ROOT with only the families FIDS enabled (its pyproject.toml rewritten), for
+    the tests about those families' inputs and pages: a build or a validation then reads and
+    computes them alone. Returns ROOT."""
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
-    lines = [f'families = ["{fid}"]' if line.startswith("families = ") else line for line in text.split("\n")]
+    listed = "families = [" + ", ".join(f'"{fid}"' for fid in fids) + "]"
+    lines = [listed if line.startswith("families = ") else line for line in text.split("\n")]
+    assert lines != text.split("\n") or listed in lines, "pyproject.toml lists no families"
     pyproject.write_text("\n".join(lines), encoding="utf-8")
     return root
 

@@ -14,9 +14,16 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, only,
+from conftest import (enable_only, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, only,
                       read_cells, read_json, read_sweep, ref_fingerprint, rewrite_cell_line, rubric_dims, run_cli,
                       set_sweep_key, two_standard_scores, weighted, where, write_json, write_sweep)
+
+@pytest.fixture
+def site_copy(site_copy):
+    """Canonic alone: these tests are about its inputs and its pages, and a validation or build
+    of the other families would only repeat theirs."""
+    return enable_only(site_copy, ["canonic"])
+
 
 AGGREGATE_KEYS = ["overall", "overall_score", "aggregate", "grand_mean", "total_score", "cross_domain_mean"]
 

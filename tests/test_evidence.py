@@ -25,9 +25,16 @@ from sitegen.config import load_config
 from sitegen.errors import InputError
 from sitegen.families import FAMILIES
 
-from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
+from conftest import (enable_only, BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
                       freeze_record, read_cells, read_json, read_sweep, ref_ladders, ref_probes, ref_rubric_fingerprint,
                       ref_status, ref_text_fingerprint, ref_weighted, reference, write_json, write_sweep)
+
+
+@pytest.fixture
+def site_copy(site_copy):
+    """Canonic alone: these tests are about its inputs and its pages, and a validation or build
+    of the other families would only repeat theirs."""
+    return enable_only(site_copy, ["canonic"])
 
 
 @pytest.fixture(scope="module")
