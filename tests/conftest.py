@@ -133,9 +133,10 @@ def enable_only(root: Path, fids: list[str]) -> Path:
     computes them alone. Returns ROOT."""
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    assert any(line.startswith("families = ") for line in lines), "pyproject.toml lists no families"
     listed = "families = [" + ", ".join(f'"{fid}"' for fid in fids) + "]"
-    lines = [listed if line.startswith("families = ") else line for line in text.split("\n")]
-    assert lines != text.split("\n") or listed in lines, "pyproject.toml lists no families"
+    lines = [listed if line.startswith("families = ") else line for line in lines]
     pyproject.write_text("\n".join(lines), encoding="utf-8")
     return root
 

@@ -37,7 +37,7 @@ which and why). The counts per file and kind go to artifacts/mutation-report.md.
 
 In the suite the corpus is a seeded sample (`sample` below: every allow-listed mutant, every
 (file, kind) pair at least once, and a twentieth of the rest, drawn with random.Random(SAMPLE_SEED)),
-which keeps the suite within its time budget; SITEGEN_MUTATIONS=all runs all 3,003. Run the
+which keeps the suite within its time budget; SITEGEN_MUTATIONS=all runs them all. Run the
 whole corpus before changing a contract: `SITEGEN_MUTATIONS=all python -m pytest tests/test_mutations.py`.
 """
 
