@@ -14,9 +14,10 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
-from conftest import (enable_only, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, find_cell_line, only,
-                      read_cells, read_json, read_sweep, ref_fingerprint, rewrite_cell_line, rubric_dims, run_cli,
-                      set_sweep_key, two_standard_scores, weighted, where, write_json, write_sweep)
+from conftest import (CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, enable_only,
+                      find_cell_line, only, read_cells, read_json, read_sweep, ref_fingerprint, rewrite_cell_line,
+                      rubric_dims, run_cli, set_sweep_key, two_standard_scores, weighted, where, write_json,
+                      write_sweep)
 
 @pytest.fixture
 def site_copy(site_copy):

@@ -25,9 +25,10 @@ from sitegen.config import load_config
 from sitegen.errors import InputError
 from sitegen.families import FAMILIES
 
-from conftest import (enable_only, BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
-                      freeze_record, read_cells, read_json, read_sweep, ref_ladders, ref_probes, ref_rubric_fingerprint,
-                      ref_status, ref_text_fingerprint, ref_weighted, reference, write_json, write_sweep)
+from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
+                      enable_only, freeze_record, read_cells, read_json, read_sweep, ref_ladders, ref_probes,
+                      ref_rubric_fingerprint, ref_status, ref_text_fingerprint, ref_weighted, reference, write_json,
+                      write_sweep)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from sitegen.errors import BuildError, InputError
 from sitegen.config import load_config
 from sitegen.families import FAMILIES
 
-from conftest import (COMMAND_SECONDS, enable_only, STARTUP_SECONDS, copy_site, find_cell_line, hash_tree, override_template, rewrite_cell_line,
+from conftest import (COMMAND_SECONDS, STARTUP_SECONDS, copy_site, enable_only, find_cell_line, hash_tree, override_template, rewrite_cell_line,
                       two_standard_scores)
 
 AMENDMENT = "content/chronicle/amendments/A6.md"
@@ -55,7 +55,8 @@ def assert_same_as_cold(root: Path, out: Path, tmp: Path) -> None:
 def built_once(tmp_path_factory, built_site) -> tuple[Path, Path]:
     """The demo with its cache, built once into site/../out (cache warm). The built-in families
     only: what is cached is the same for a declared one (tests/test_cache_differential.py
-    edits every input of the demo's), and its cold build is a third of the demo's."""
+    edits every input of the demo's, the declared family's too), which costs about a third of
+    each cold build the tests here compare with."""
     base = tmp_path_factory.mktemp("incremental")
     root = enable_only(copy_site(base / "site", cache_from=built_site.root), ["canonic", "chronicle", "nextchapter"])
     build(load_config(root), base / "out")
