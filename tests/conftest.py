@@ -92,7 +92,7 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(config, items) -> None:
+def pytest_collection_modifyitems(items) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0].removeprefix("tests/"), len(rank)))  # stable
 
@@ -531,7 +531,8 @@ def site_copy(tmp_path: Path, built_site: BuiltSite) -> Path:
     its edits change (the families whose inputs they touch, the pages and figures those
     change). A cached result is byte for byte the one a fresh computation gives (each entry's
     key covers its inputs and the code; tests/test_cache_differential.py proves warm equals
-    cold), and a build from the cache costs about a quarter of a cold one. Returns its root."""
+    cold), and a build from it takes the demo 1.8 CPU-s, against 6.6 with only its figures
+    cached. Returns its root."""
     return copy_site(tmp_path / "site", cache_from=built_site.root)
 
 
