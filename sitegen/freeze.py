@@ -70,6 +70,7 @@ class Wanted:
     # matched, so it is not also reported as an item for nothing, but not compared.
     recomputed: str | None
     version_in_use: str | None = None  # the version the artifact says it used, if it says
+    version_at: str | None = None  # where it says so ("file $.path"); by default document + ".version"
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def check(freeze: FreezeFile, freeze_rel: str, wanted: list[Wanted], problems: l
                                     f"recorded in {freeze_rel}); an edit after the freeze needs a version bump there",
                                     f"fingerprint {w.recomputed} recomputed from the content as it is now"))
         if w.version_in_use is not None and w.version_in_use != current.version:
-            problems.append(Problem(where, None, path + ".version",
+            v_where, _, v_path = (w.version_at or f"{where} {path}.version").partition(" ")
+            problems.append(Problem(v_where, None, v_path,
                                     f"version {current.version}, the version in force in {freeze_rel} (a bumped input needs a re-run)",
                                     short_repr(w.version_in_use)))
         checks.append(FrozenCheck(w.kind, w.id, w.document, current.version, current.fingerprint, w.recomputed, current.frozen_at, list(item.history)))

@@ -315,9 +315,9 @@ def ref_status(cell: dict) -> str:
 
 def ref_fingerprint(tasks: list[dict]) -> str:
     """The task-set fingerprint as documented: first 32 hex digits of the SHA-256 of the tasks'
-    canonical JSON (sorted by id, keys sorted, no whitespace, UTF-8; an absent show is null)."""
-    keys = ("id", "domain", "premise_origin", "show")
-    canon = sorted(({k: t.get(k) for k in keys} for t in tasks), key=lambda t: t["id"])
+    canonical JSON (sorted by id, every field, keys sorted, no whitespace, UTF-8; an absent show
+    is null)."""
+    canon = sorted(({"show": None, **t} for t in tasks), key=lambda t: t["id"])
     data = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(data).hexdigest()[:32]
 
@@ -333,6 +333,12 @@ def ref_text_fingerprint(data: bytes) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def ref_prompt_fingerprint(prompt: dict) -> str:
+    """A prompt template's fingerprint, as documented: like a rubric's, its JSON (version and
+    text) with sorted keys and no whitespace."""
+    return ref_rubric_fingerprint(prompt)
+
+
 def ref_rubric_fingerprint(rubric: dict) -> str:
     """A rubric's fingerprint, as documented: its JSON with sorted keys and no whitespace."""
     data = json.dumps(rubric, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -342,7 +348,7 @@ def ref_rubric_fingerprint(rubric: dict) -> str:
 def freeze_record(root: Path, sweep: dict | None = None, frozen_at: str = "2026-01-02T03:04:05Z") -> dict:
     """A valid freeze record for the site at `root`, computed from its files as they are now:
     one item per rubric, per show (its bible under content/canonic/bibles/<show>.md) and the
-    task set, each with a single version "1"."""
+    task set and the prompts, each with a single version: the one the sweep says it ran under."""
     sweep = sweep if sweep is not None else read_sweep(root)
 
     def item(kind: str, item_id: str, fingerprint: str, version: str = "1", path: str | None = None) -> dict:
@@ -352,8 +358,13 @@ def freeze_record(root: Path, sweep: dict | None = None, frozen_at: str = "2026-
     items = [item("rubric", d["id"], ref_rubric_fingerprint(d["rubric"]), d["rubric"]["version"]) for d in sweep["domains"]]
     for sh in sweep["shows"]:
         rel = f"{BIBLES_DIR}/{sh['id']}.md"
-        items.append(item("show-bible", sh["id"], ref_text_fingerprint((root / rel).read_bytes()), path=rel))
-    items.append(item("task-set", "task-set", ref_fingerprint(sweep["tasks"])))
+        items.append(item("show-bible", sh["id"], ref_text_fingerprint((root / rel).read_bytes()), sh.get("bible_version", "1"), rel))
+    items.append(item("task-set", "task-set", ref_fingerprint(sweep["tasks"]), sweep.get("task_set_version", "1")))
+    items += [item("prompt", key, ref_prompt_fingerprint(sweep["prompts"][key]), sweep["prompts"][key]["version"])
+              for key in ("generation", "judge")]
+    if (root / PROBES_REL).is_file():  # the probes' maximums are frozen with the rubrics
+        probes = json.loads((root / PROBES_REL).read_text(encoding="utf-8"))["probes"]
+        items.append(item("probe-maximums", "probes", ref_rubric_fingerprint({p["id"]: p["max_score"] for p in probes})))
     return {"schema": "canonic.freeze/1", "frozen_at": frozen_at, "items": items}
 
 

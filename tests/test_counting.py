@@ -40,7 +40,8 @@ ANCHORS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 def make_sweep() -> dict:
     tasks = [{"id": t, "domain": t.split("-")[0], "premise_origin": "novel" if t.endswith("1") else "canonical-anchored",
-              "show": None} for t in TASKS]
+              "show": None, "premise": f"Premise of {t}.", "constraints": ["One constraint."], "output_form": "A short piece."}
+             for t in TASKS]
     rubric = {"version": "v1", "dimensions": [
         {"id": dim, "question": f"How good is the {dim}?", "scope": "portable", "weight": w,
          "anchors": [{"value": v, "descriptor": f"{dim} at {v}"} for v in ANCHORS]}
@@ -50,7 +51,10 @@ def make_sweep() -> dict:
         "synthetic": True,
         "sweep": {"id": SWEEP_ID, "date": "2026-01-02", "frozen_at": "2026-01-02T03:04:05Z"},
         "task_set_fingerprint": task_set_fingerprint([Task.model_validate(t) for t in tasks]),
+        "task_set_version": "1",
         "generation": {"temperature": 0.7, "max_tokens": 4000, "retries": 1},
+        "prompts": {"generation": {"version": "1", "text": "Write: {{premise}}\n{{constraints}}\n{{output_form}}"},
+                    "judge": {"version": "1", "text": "Task: {{task}}\nRubric: {{rubric}}\nOutput: {{output}}"}},
         "judges": [{"id": J1, "name": "Judge One", "family": "house-a"},
                    {"id": J2, "name": "Judge Two", "family": "house-b"}],
         "models": MODELS,
@@ -190,7 +194,8 @@ def test_exactly_80_percent_counted_publishes(tmp_path):
 
 
 def test_60_percent_counted_is_withheld_with_a_reason_and_no_score(tmp_path):
-    cells = grid({(B, t): ok(B, t, [refusal(J1), refusal(J2)]) for t in ("alpha-02", "alpha-04")})
+    cells = grid({(B, t): ok(B, t, [refusal(J1), refusal(J1, "reframe"), refusal(J2), refusal(J2, "reframe")])
+                  for t in ("alpha-02", "alpha-04")})
     res = run(tmp_path, cells)
     r = row(res, B, "alpha")
     assert (r.counted, r.attempted, r.total) == (3, 5, 5)
@@ -237,17 +242,18 @@ def test_no_partial_row_when_every_task_is_excluded(tmp_path):
 
 
 # The method page's table, first rule that applies wins: generation failure, reframe, refusal,
-# single judge (one scored, the other errored), error (both errored).
+# single judge (one scored, the other errored), error (both errored). Every refusal on the
+# standard prompt has its one reframed retry, as the contract requires.
 REASON_CASES = {
     "generation failure": failed(B, "alpha-01", "empty"),
     "reframe": ok(B, "alpha-01", [refusal(J1), score(J1, 1.0, 1.0, prompt="reframe"), score(J2, 1.0, 1.0)]),
     "reframe (both refused, one reframed score)": ok(B, "alpha-01", [
-        refusal(J1), refusal(J2), score(J2, 0.5, 0.5, prompt="reframe")]),
-    "refusal (the other scored)": ok(B, "alpha-01", [refusal(J1), score(J2, 0.5, 0.5)]),
+        refusal(J1), refusal(J1, prompt="reframe"), refusal(J2), score(J2, 0.5, 0.5, prompt="reframe")]),
+    "refusal (the other scored)": ok(B, "alpha-01", [refusal(J1), error(J1, prompt="reframe"), score(J2, 0.5, 0.5)]),
     "refusal (reframe refused too)": ok(B, "alpha-01", [
         refusal(J1), refusal(J1, prompt="reframe"), score(J2, 0.5, 0.5)]),
-    "refusal (both refused)": ok(B, "alpha-01", [refusal(J1), refusal(J2)]),
-    "refusal (the other errored)": ok(B, "alpha-01", [error(J1), refusal(J2)]),
+    "refusal (both refused)": ok(B, "alpha-01", [refusal(J1), refusal(J1, prompt="reframe"), refusal(J2), refusal(J2, prompt="reframe")]),
+    "refusal (the other errored)": ok(B, "alpha-01", [error(J1), refusal(J2), refusal(J2, prompt="reframe")]),
     "refusal (reframe errored)": ok(B, "alpha-01", [refusal(J1), error(J1, prompt="reframe"), error(J2)]),
     "single judge": ok(B, "alpha-01", [score(J1, 0.5, 0.5), error(J2)]),
     "single judge (first errored)": ok(B, "alpha-01", [error(J1), score(J2, 0.5, 0.5)]),

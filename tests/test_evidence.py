@@ -26,9 +26,15 @@ from sitegen.errors import InputError
 from sitegen.families import FAMILIES
 
 from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
-                      enable_only, freeze_record, read_cells, read_json, read_sweep, ref_ladders, ref_probes,
+                      enable_only, freeze_record, only, read_cells, read_json, read_sweep, ref_ladders, ref_probes,
                       ref_rubric_fingerprint, ref_status, ref_text_fingerprint, ref_weighted, reference, write_json,
-                      write_sweep)
+                      where, write_sweep)
+
+
+def problems_of(root):
+    with pytest.raises(InputError) as exc:
+        validate(load_config(root))
+    return exc.value.problems
 
 
 @pytest.fixture
@@ -138,7 +144,7 @@ def test_verification_page_lists_every_fingerprint_as_recomputed_here(built_site
     out = built_site.out
     mine = freeze_record(built_site.root)
     kinds = Counter(item["kind"] for item in mine["items"])
-    assert kinds == {"rubric": 6, "show-bible": 4, "task-set": 1}
+    assert kinds == {"rubric": 6, "show-bible": 4, "task-set": 1, "prompt": 2, "probe-maximums": 1}
     recorded = {(i["kind"], i["id"]): i["history"][-1]["fingerprint"] for i in read_json(built_site.root, FREEZE_REL)["items"]}
     _, ver = read_page(out, "canonic/verification/index.html")
     rows = {cells[0]: cells for _id, cells in ver.rows if cells}
@@ -213,6 +219,14 @@ def test_a_version_bump_in_the_freeze_record_accepts_an_edit_and_shows_on_the_ve
 
     item["history"][-1]["fingerprint"] = new
     write_json(root, FREEZE_REL, freeze)
+    # the right fingerprint, but the sweep was judged under version 1: a bump needs a re-sweep
+    i = read_sweep(root)["shows"].index(show)
+    p = only(problems_of(root))
+    assert where(p) == f"{SWEEP_REL} $.shows[{i}].bible_version" and "version 2" in p.expected and p.found == '"1"'
+    # the re-sweep: the sweep now says it was judged under version 2
+    sweep = read_sweep(root)
+    sweep["shows"][i]["bible_version"] = "2"
+    write_sweep(root, sweep)
     out = tmp_path / "out"
     build(load_config(root), out)
     _, ver = read_page(out, "canonic/verification/index.html")
@@ -289,7 +303,8 @@ def test_probe_scores_are_the_mean_of_both_judges_and_caught_at_or_below_the_max
 
 def test_a_probe_verdict_follows_its_maximum(cached_site_copy, tmp_path, ref):
     """Lower one caught probe's maximum below its score: it is no longer caught. Set another
-    caught probe's maximum to exactly its score: at the maximum still counts as caught."""
+    caught probe's maximum to exactly its score: at the maximum still counts as caught. Either
+    needs a new version of the frozen maximums first."""
     root = cached_site_copy
     probes = ref_probes(root, ref.sweep)
     caught = [p for p in probes if p.caught and p.score >= 1.0]
@@ -302,6 +317,15 @@ def test_a_probe_verdict_follows_its_maximum(cached_site_copy, tmp_path, ref):
         elif p["id"] == boundary.id:
             p["max_score"] = boundary.score
     write_json(root, PROBES_REL, doc)
+    # the maximums are frozen: moved after the judges scored, they fail the build
+    p = only(problems_of(root))
+    assert where(p) == f"{PROBES_REL} $.probes" and "probe-maximums" in p.expected and FREEZE_REL in p.expected
+    # frozen anew (a version bump in the freeze record), they decide the verdicts
+    freeze = read_json(root, FREEZE_REL)
+    item = next(i for i in freeze["items"] if i["kind"] == "probe-maximums")
+    item["history"].append({"version": "2", "fingerprint": ref_rubric_fingerprint({p["id"]: p["max_score"] for p in doc["probes"]}),
+                            "frozen_at": "2027-01-01T00:00:00Z", "note": "maximums revised"})
+    write_json(root, FREEZE_REL, freeze)
     now = ref_probes(root, ref.sweep)
     verdicts = {p.id: p.caught for p in now}
     assert (verdicts[flipped.id], verdicts[boundary.id]) == (False, True)
@@ -377,7 +401,8 @@ def test_a_task_with_two_publishable_outputs_gets_no_ladder(tmp_path):
     C's cell is excluded, leaving 2. The other four beta tasks have 3 and get a ladder."""
     from test_counting import B, C, J1, J2, error, grid, ok, refusal, run
 
-    cells = grid({**{(B, t): ok(B, t, [refusal(J1), refusal(J2)]) for t in ("alpha-02", "alpha-04")},
+    cells = grid({**{(B, t): ok(B, t, [refusal(J1), refusal(J1, "reframe"), refusal(J2), refusal(J2, "reframe")])
+                     for t in ("alpha-02", "alpha-04")},
                   (C, "beta-03"): ok(C, "beta-03", [error(J1), error(J2)])})
     res = run(tmp_path, cells)
     ref = reference(tmp_path / "tiny")

@@ -118,10 +118,10 @@ def test_a_file_where_another_output_needs_a_folder_is_refused(site_copy):
 # --------------------------------------------------------------------------- reserved ids
 
 
-@pytest.mark.parametrize("domain", ["diagnostics", "verification", "ladders/book-opening"])
+@pytest.mark.parametrize("domain", ["diagnostics", "verification", "ladders/book-opening", "tasks"])
 def test_a_domain_id_naming_one_of_canonics_own_pages_is_refused_at_its_json_path(site_copy, domain):
     """A domain 'diagnostics' used to replace the diagnostics page by its board: 411 pages, exit 0."""
     rename_domain(site_copy, "book-opening", domain)
     assert str(only(problems_of(site_copy))) == (
         f"{SWEEP_REL} $.domains[0].id: expected a domain id other than the names of Canonic's own pages "
-        f'(bibles, diagnostics, ladders, method, verification); found "{domain}"')
+        f'(bibles, diagnostics, ladders, method, tasks, verification); found "{domain}"')

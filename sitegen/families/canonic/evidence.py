@@ -8,8 +8,9 @@ is published as measured.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -72,6 +73,8 @@ class Rung:
     task_score: float
     judge_scores: list[tuple[str, float]]
     text: str | None  # None when the release does not publish this output
+    # judge -> (dimension -> chosen anchor, rationale): each judge's standard-prompt score
+    judgments: dict[str, tuple[dict[str, float], str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,16 @@ class Ladder:
     candidates: int  # publishable outputs for the task
     rungs: list[Rung]
     strict: bool  # both judges scored low < middle < high
+
+
+@dataclass(frozen=True)
+class JudgeOrdering:
+    """One domain's published models as each judge orders them, by that judge's own mean
+    weighted score over the counted cells (each scored by both judges)."""
+
+    domain: str
+    rows: list[tuple[str, list[float], list[float]]]  # model, mean per judge, rank per judge (1 = highest, ties averaged)
+    rho: float | None  # Spearman's rho between the judges' means; None when undefined
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,10 @@ class Evidence:
     comparisons: list[Comparison]
     ladders: list[Ladder]
     tasks_total: int
+    orderings: list[JudgeOrdering] = field(default_factory=list)
+    exclusions_by_row: list[tuple[str, str, str, int]] = field(default_factory=list)  # model, domain, status, cells
+    # model, show format, dimension, mean anchor, judgments: format against voice, model by model
+    model_dimensions: list[tuple[str, str, str, float, int]] = field(default_factory=list)
 
     @property
     def ladders_strict(self) -> int:
@@ -108,15 +125,18 @@ def stored_evidence(db, inp: CanonicInput, published: set[tuple[str, str]]) -> d
     judges = [j.id for j in s.judges]
     out = {
         "exclusions_by_model": cstore.exclusions_by_model(db),
+        "exclusions_by_row": cstore.exclusions_by_row(db),
         "probes": _probes(inp),
         "reframes": cstore.reframed(db),
         "by_show": cstore.sitcom_by_show(db),
         # The largest join of the build: asked before the judge pairs are held in memory.
         "show_dimensions": cstore.show_dimension_means(db),
+        "model_dimensions": cstore.model_format_dimension_means(db, {sh.id: sh.format for sh in s.shows}),
         "tasks_total": len(s.tasks),
     }
     pairs = cstore.judge_pairs(db)  # calibration and ladders read the same rows: fetched once
     out["calibration"] = _calibration(pairs, judges, [d.id for d in s.domains])
+    out["orderings"] = _orderings(pairs, judges, [d.id for d in s.domains], [m.id for m in s.models], published)
     out["ladders"] = _ladders(db, pairs, judges, published)
     return out
 
@@ -183,6 +203,29 @@ def _calibration(pairs: list[tuple], judges: list[str], domains: list[str]) -> l
     return out
 
 
+def _orderings(pairs: list[tuple], judges: list[str], domains: list[str], roster: list[str],
+               published: set[tuple[str, str]]) -> list[JudgeOrdering]:
+    """Per domain, from cstore.judge_pairs rows: each judge's mean over a published row's
+    counted cells (math.fsum, so the order of the rows cannot move a last digit), its ranks,
+    and the rank correlation of the two judges. Rows in the board's order: by the mean of the
+    judges' means (the row's score), then by model id."""
+    scores: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for domain, _task, model, judge, weighted in pairs:
+        if (model, domain) in published:
+            scores[(domain, model)][judge].append(weighted)
+    out = []
+    for d in domains:
+        models = [m for m in roster if (d, m) in scores]
+        if not models:
+            continue
+        means = [[math.fsum(scores[(d, m)][j]) / len(scores[(d, m)][j]) for j in judges] for m in models]
+        ranks = [stats.average_ranks([-row[k] for row in means]) for k in range(len(judges))]
+        rows = sorted(((m, means[i], [ranks[k][i] for k in range(len(judges))]) for i, m in enumerate(models)),
+                      key=lambda r: (-math.fsum(r[1]) / len(r[1]), r[0]))
+        out.append(JudgeOrdering(d, rows, stats.spearman_rho([r[0] for r in means], [r[1] for r in means])))
+    return out
+
+
 def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
     """Spearman's rho between each domain's published scores and the external leaderboard,
     over exact model-identity matches only."""
@@ -212,10 +255,13 @@ def _ladders(db, pairs: list[tuple], judges: list[str], published) -> list[Ladde
         if len(cands) >= 3:
             ordered = sorted(cands, key=lambda c: (c[1], c[0]))
             chosen[key] = (len(cands), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
-    texts = cstore.output_texts(db, sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs}))
+    keys = sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs})
+    texts = cstore.output_texts(db, keys)
+    records = cstore.standard_scores(db, keys)
     ladders = []
     for (domain, task), (n, picks) in sorted(chosen.items()):
-        rungs = [Rung(pos, m, sc, [(j, judge_scores[(m, task)][j]) for j in judges], texts.get((m, task))) for pos, (m, sc) in picks]
+        rungs = [Rung(pos, m, sc, [(j, judge_scores[(m, task)][j]) for j in judges], texts.get((m, task)), records[(m, task)])
+                 for pos, (m, sc) in picks]
         strict = all(rungs[0].judge_scores[k][1] < rungs[1].judge_scores[k][1] < rungs[2].judge_scores[k][1] for k in range(len(judges)))
         ladders.append(Ladder(domain, task, n, rungs, strict))
     return ladders

@@ -87,9 +87,16 @@ class FreezeResult:
     documents: list[SourceFile]  # the frozen markdown documents, as read for their fingerprints
 
 
-def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> FreezeResult:
-    """Check every rubric, Show Bible and the task set against the freeze record (the record's
-    own shape and its paths only, without a sound sweep)."""
+def probe_maximums(probes: ProbesFile) -> dict[str, float]:
+    """What the freeze record fingerprints of the probes: each probe's maximum, by probe id. A
+    maximum moved after the judges scored would turn a miss into a catch."""
+    return {p.id: p.max_score for p in probes.probes}
+
+
+def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None, probes: ProbesFile | None = None) -> FreezeResult:
+    """Check every rubric, Show Bible, the task set, the prompts and the probes' maximums
+    against the freeze record (the record's own shape and its paths only, without a sound
+    sweep)."""
     src, freeze = read_model(root, FREEZE_FILE, FreezeFile, loaded, limits, required=True)
     if freeze is None:
         return FreezeResult(src, "", [], [])
@@ -107,7 +114,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
               for i, d in enumerate(sweep.domains)]
     items = {item.id: (i, item) for i, item in enumerate(freeze.items) if item.kind == "show-bible"}
     documents = []
-    for sh in sweep.shows:
+    for k, sh in enumerate(sweep.shows):
         i, item = items.get(sh.id, (None, None))
         path = item.path if item is not None and item.path else f"content/canonic/bibles/{sh.id}.md"
         if item is not None and item.path and not covers(installed()["canonic"].inputs, path):  # else it would escape the cache's key
@@ -130,8 +137,19 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
             continue
         documents.append(doc)
         loaded.files.append(doc)  # the family's reads are checked against its declared inputs
-        wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data)))
-    wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks)))
+        wanted.append(Wanted("show-bible", sh.id, path, text_fingerprint(data), sh.bible_version,
+                             f"data/canonic/sweep.json $.shows[{k}].bible_version"))
+    wanted.append(Wanted("task-set", "task-set", "data/canonic/sweep.json $.tasks", task_set_fingerprint(sweep.tasks),
+                         sweep.task_set_version, "data/canonic/sweep.json $.task_set_version"))
+    # The prompt templates are frozen with the tasks: the same task under another wrapper is
+    # another question, and a judge prompt edited after the freeze is another instrument.
+    for key in ("generation", "judge"):
+        prompt = getattr(sweep.prompts, key)
+        wanted.append(Wanted("prompt", key, f"data/canonic/sweep.json $.prompts.{key}", record_fingerprint(prompt.model_dump(mode="json")),
+                             prompt.version))
+    if probes is not None or os.path.lexists(root / PROBES_FILE):  # a broken file's problems are its own: no comparison
+        wanted.append(Wanted("probe-maximums", "probes", f"{PROBES_FILE} $.probes",
+                             record_fingerprint(probe_maximums(probes)) if probes is not None else None))
     return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
 
 

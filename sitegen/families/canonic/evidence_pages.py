@@ -69,6 +69,16 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     model_rows = [(m.id, m.name, by_model[m.id].get("counted", 0), *(by_model[m.id].get(r, 0) for r in REASONS)) for m in s.models]
     table("exclusions-by-model", SENTENCES.table_exclusions_by_model(),
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
+    # Per row (model x domain): what a withheld row lost, and where every excluded cell is.
+    by_row: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+    for model, domain, status, n in ev.exclusions_by_row:
+        by_row[(model, domain)][status] = n
+    withheld = {(r.model, b.domain): r.reason for b in res.boards for r in b.withheld}
+    row_rows = [(m.id, m.name, d, domain_name[d], by_row[(m.id, d)].get("counted", 0), *(by_row[(m.id, d)].get(r, 0) for r in REASONS),
+                 (m.id, d) not in withheld, withheld.get((m.id, d))) for m in s.models for d in domain_name if (m.id, d) in by_row]
+    table("exclusions-by-row", SENTENCES.table_exclusions_by_row(),
+          ["model", "model_name", "domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS], "published", "withheld_reason"],
+          row_rows, "exclusions")
     by_domain = {row[0]: row for row in common["exclusion_rows"]}
     fig2_domains = Figure("canonic/figure-2-domains", [
         {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k, "group_id": d}
@@ -91,6 +101,11 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["domain", "cells", "judge_a", "judge_a_mean", "judge_b", "judge_b_mean", "offset_a_minus_b", "mean_abs_disagreement"],
           [(c.domain, c.n, c.means[0][0], c.means[0][1], c.means[1][0], c.means[1][1], c.offset, c.disagreement) for c in ev.calibration],
           "calibration")
+    table("judge-orderings", SENTENCES.table_judge_orderings(),
+          ["domain", "model", "model_name", *[f"mean_{j}" for j in judges], *[f"rank_{j}" for j in judges]],
+          [(o.domain, m, model_name[m], *means, *ranks) for o in ev.orderings for m, means, ranks in o.rows], "orderings")
+    table("judge-agreement", SENTENCES.table_judge_agreement(),
+          ["domain", "models", "spearman_rho"], [(o.domain, len(o.rows), o.rho) for o in ev.orderings], "orderings")
     table("reframes", SENTENCES.table_reframes(),
           ["domain", "task", "model", "judge", "reframed_score"], list(ev.reframes), "reframes")
 
@@ -105,6 +120,9 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     table("show-dimensions", SENTENCES.table_show_dimensions(),
           ["show", "show_name", "format", "dimension", "mean_anchor", "judgments"],
           [(sh, show[sh].name, show[sh].format, d, mean, n) for sh, d, mean, n in ev.show_dimensions], "transfer")
+    table("model-dimensions", SENTENCES.table_model_dimensions(),
+          ["model", "model_name", "format", "dimension", "mean_anchor", "judgments"],
+          [(m, model_name[m], fmt, d, mean, n) for m, fmt, d, mean, n in ev.model_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
     fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
                                        for m, sh, _n, sc in _in_board_order(ev.by_show, res.boards, s.tasks)],
@@ -127,13 +145,23 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
 
     out.figures.extend([fig2_domains, fig2_models, fig3])
     figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
-    ctx = {**common, **names, "ev": ev, "frozen": frozen, "frozen_at": inp.freeze.frozen_at, "model_rows": model_rows,
+    row_verdicts = {"rows": row_rows, "excluded": [r for r in row_rows if any(r[5:5 + len(REASONS)])],
+                    "withheld": [r for r in row_rows if not r[-2]]}
+    model_dims = {(m, fmt, d): mean for m, fmt, d, mean, _n in ev.model_dimensions}
+    ctx = {**common, **names, "ev": ev, "frozen": frozen, "row_verdicts": row_verdicts, "model_dims": model_dims,
+           "dim_models": list(dict.fromkeys(m for m, *_ in ev.model_dimensions)), "frozen_at": inp.freeze.frozen_at, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
            "show_conditioned": show_conditioned}
     out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", SENTENCES.page_verification(), ctx))
     out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", SENTENCES.page_diagnostics(), ctx))
     out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", SENTENCES.page_ladders(), ctx))
+    rubric_of = {d.id: d.rubric for d in s.domains}
     for lad in ev.ladders:
+        # Each rung's judgments, as its page shows them: one row per judge and dimension.
+        table(f"ladders/{lad.task}/judgments", SENTENCES.table_ladder_judgments(lad),
+              ["task", "rung", "model", "judge", "dimension", "weight", "anchor", "judge_weighted_score", "rationale"],
+              [(lad.task, r.position, r.model, j, dim.id, dim.weight, r.judgments[j][0][dim.id], v, r.judgments[j][1])
+               for r in lad.rungs for j, v in r.judge_scores for dim in rubric_of[lad.domain].dimensions], "ladders")
         out.pages.append(Page(ladder_path(lad.task), "canonic/ladder.html", SENTENCES.page_ladder(lad), {**ctx, "lad": lad}))
         for r in lad.rungs:
             if r.text is not None and excerpt(r.text)[1]:  # a long output gets a page of its own

@@ -57,6 +57,7 @@ class Show(Strict):
     id: Slug
     name: Name
     format: Literal["single-camera mockumentary", "multi-camera ensemble"]
+    bible_version: Slug  # the version of its Show Bible the sweep was judged under (freeze.json)
 
 
 class Anchor(Strict):
@@ -101,10 +102,32 @@ class Domain(Strict):
 
 
 class Task(Strict):
+    """One task, as every model received it: a premise, constraints and the output's form,
+    filled into the sweep's generation prompt (Prompts). Every field is in the task-set
+    fingerprint, so changing one character of a task after the freeze fails the build."""
+
     id: Slug
     domain: Slug
     premise_origin: Literal["novel", "canonical-anchored"]
     show: Slug | None = None
+    premise: Text
+    constraints: list[Text] = Field(min_length=1, max_length=20)
+    output_form: Text
+
+
+class Prompt(Strict):
+    """A prompt template, word for word, and the version of it the sweep ran under (frozen in
+    freeze.json like a rubric, whose version it carries the same way). A slot is written
+    {{name}}; the slots each template takes are prompts.GENERATION_SLOTS and
+    prompts.JUDGE_SLOTS (checked in validate.py, which can name the slot that is wrong)."""
+
+    version: Slug
+    text: Text
+
+
+class Prompts(Strict):
+    generation: Prompt  # the wrapper every model received, one task filled in
+    judge: Prompt  # what each judge received for one output
 
 
 class SweepFile(Strict):
@@ -114,7 +137,9 @@ class SweepFile(Strict):
     synthetic: bool
     sweep: Sweep
     task_set_fingerprint: Hex32
+    task_set_version: Slug  # the version of the task set the sweep ran (freeze.json)
     generation: GenerationConfig
+    prompts: Prompts
     judges: list[Pin] = Field(min_length=2, max_length=2)
     models: list[Pin] = Field(min_length=1)
     shows: list[Show]

@@ -16,6 +16,7 @@ from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
+from sitegen.families.canonic.task_pages import task_outputs
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
 
 BOARD_COLUMNS = [
@@ -93,7 +94,7 @@ def outputs(res: CanonicResults) -> Outputs:
     summary = {
         "id": "canonic", "title": "Canonic Stage 1", "href": "canonic/", "synthetic": synthetic,
         "nav": [("home", [("Canonic Stage 1", "canonic/")]), ("boards", [("Boards", "canonic/#domains")]),
-                ("method", [("Method", "canonic/method/")]),
+                ("method", [("Method", "canonic/method/"), ("Tasks", "canonic/tasks/")]),
                 ("evidence", [("Verification", "canonic/verification/"), ("Diagnostics", "canonic/diagnostics/"), ("Ladders", "canonic/ladders/")]),
                 ("data", [("Downloads", "downloads/#dl-canonic")])],
         "line": SENTENCES.line(res),
@@ -113,6 +114,7 @@ def outputs(res: CanonicResults) -> Outputs:
     out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
                   raw_files=sorted(raw), texts=texts, feed=feed_entries(res))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
+    task_outputs(res, common, out)
     if inp.log is not None:
         amendments.publish(out, "canonic", summary["title"], inp.log, render.markdown_renderer(), common)
     by_stem.update({t.stem: t for t in out.tables})

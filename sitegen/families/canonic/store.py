@@ -3,7 +3,7 @@
 Tables (one row each):
   models(id, name, family, self_family, ord)   domains(id, name, ord)
   tasks(id, domain, show, origin)              cells(model, task, gen_status, gen_reason)
-  judgments(model, task, judge, seq, prompt, outcome, weighted)
+  judgments(model, task, judge, seq, prompt, outcome, weighted, rationale)
   anchors(model, task, judge, seq, dimension, anchor)   (scored judgments only)
 
 Views:
@@ -135,6 +135,15 @@ def exclusions_by_model(db) -> list[tuple]:
         GROUP BY s.model, m.ord, s.status ORDER BY m.ord, s.status""")
 
 
+def exclusions_by_row(db) -> list[tuple]:
+    """(model, domain, status, cells) for every model-domain row and status present, in
+    roster then domain order."""
+    return store.rows(db, """
+        SELECT s.model, s.domain, s.status, count(*) FROM cell_status s
+        JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
+        GROUP BY s.model, m.ord, s.domain, d.ord, s.status ORDER BY m.ord, d.ord, s.status""")
+
+
 def counted_with_origin(db) -> list[tuple]:
     """(model, domain, origin, task, task_score) of every counted cell."""
     return store.rows(db, """
@@ -187,11 +196,50 @@ def show_dimension_means(db) -> list[tuple]:
         GROUP BY s.show, a.dimension ORDER BY s.show, a.dimension""")
 
 
+def model_format_dimension_means(db, formats: dict[str, str]) -> list[tuple]:
+    """(model, show format, dimension, mean anchor, judgments) over both judges' standard
+    scores of the counted cells of tasks with a show (FORMATS: show -> its format), in roster
+    order, then in the order the query meets them. The mean is math.fsum's (see sitcom_by_show): it is published."""
+    anchors: dict[tuple[str, str, str], list[float]] = {}
+    for model, show, dimension, anchor in store.rows(db, """
+            SELECT s.model, s.show, a.dimension, a.anchor FROM cell_status s
+            JOIN models m ON m.id = s.model
+            JOIN judgments j ON j.model = s.model AND j.task = s.task
+            JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+            WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
+            ORDER BY m.ord, s.show, a.dimension, s.task, j.judge"""):
+        anchors.setdefault((model, formats[show], dimension), []).append(anchor)
+    return [(model, fmt, dim, math.fsum(v) / len(v), len(v)) for (model, fmt, dim), v in anchors.items()]
+
+
 def ladder_candidates(db) -> list[tuple]:
     """(domain, task, model, task_score) of every counted cell, by task then score."""
     return store.rows(db, """
         SELECT domain, task, model, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY domain, task, task_score, model""")
+
+
+def standard_scores(db, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, tuple[dict[str, float], str]]]:
+    """For each (model, task) asked for: judge -> (dimension -> anchor, rationale) of its
+    standard-prompt score, as a page shows a judgment beside the anchors it chose."""
+    if not keys:
+        return {}
+    wanted = pa.table({"model": [k[0] for k in keys], "task": [k[1] for k in keys]})
+    db.register("_wanted", wanted)
+    try:
+        found = store.rows(db, """
+            SELECT j.model, j.task, j.judge, j.rationale, a.dimension, a.anchor
+            FROM judgments j JOIN _wanted w USING (model, task)
+            JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+            WHERE j.prompt = 'standard' AND j.outcome = 'score'
+            ORDER BY j.model, j.task, j.judge, a.dimension""")
+    finally:
+        db.unregister("_wanted")
+    out: dict[tuple[str, str], dict[str, tuple[dict[str, float], str]]] = {}
+    for model, task, judge, rationale, dimension, anchor in found:
+        anchors, _ = out.setdefault((model, task), {}).setdefault(judge, ({}, rationale))
+        anchors[dimension] = anchor
+    return out
 
 
 def output_texts(db, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:

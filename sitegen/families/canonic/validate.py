@@ -27,6 +27,7 @@ from sitegen.contract import duplicates, validate_many
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk
 from sitegen.families.canonic import evidence_intake as ev
+from sitegen.families.canonic import prompts
 from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems, task_set_fingerprint
 from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
 
@@ -35,7 +36,7 @@ CELLS_FILE = "data/canonic/cells.jsonl"
 # The folders of Canonic's own pages under canonic/, beside one folder per domain (its board):
 # a domain id naming one of them would take that page's path (evidence_pages.py; the method
 # page and the Show Bibles are authored under content/canonic/).
-RESERVED_DOMAIN_IDS = ("bibles", "diagnostics", "ladders", "method", "verification")
+RESERVED_DOMAIN_IDS = ("bibles", "diagnostics", "ladders", "method", "tasks", "verification")
 STATED_SCORE_TOLERANCE = 1e-6  # on the 0-100 scale: far below display precision, far above float noise
 
 _CELLS = TypeAdapter(list[Cell])
@@ -47,7 +48,7 @@ CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call
 SCHEMAS = {
     "cells": {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
     "judgments": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
-                  "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64()},
+                  "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64(), "rationale": pa.string()},
     "anchors": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
                 "dimension": pa.string(), "anchor": pa.float64()},
 }
@@ -115,8 +116,8 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
             tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
             problems.extend(_duplicate_cells(tables["cells"]))
 
-    freeze = ev.load_freeze(root, loaded, limits, sweep)
     probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
+    freeze = ev.load_freeze(root, loaded, limits, sweep, probes)
     external_src, external = ev.load_external(root, loaded, limits, sweep)
     # Outputs are checked against the cells only when the cells are sound; otherwise every
     # output of a broken cell line would be reported a second time.
@@ -224,6 +225,12 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
     for i, d in enumerate(s.domains):
         if d.id not in used:
             out.append(Problem(f, None, f"$.domains[{i}]", "at least one task in every domain", f"no task in {d.id!r}"))
+    show_conditioned = any(dim.scope == "show-conditioned" for d in s.domains for dim in d.rubric.dimensions)
+    judge_required = set(prompts.JUDGE_SLOTS) - (set() if show_conditioned else {"show_bible"})
+    for key, known, required in (("generation", prompts.GENERATION_SLOTS, set(prompts.GENERATION_SLOTS)),
+                                 ("judge", prompts.JUDGE_SLOTS, judge_required)):
+        for expected, found in prompts.slot_problems(getattr(s.prompts, key).text, known, required):
+            out.append(Problem(f, None, f"$.prompts.{key}.text", expected, found))
     recomputed = task_set_fingerprint(s.tasks)
     if recomputed != s.task_set_fingerprint:
         out.append(Problem(f, None, "$.task_set_fingerprint", f"the fingerprint of the tasks as they are ({recomputed})", short_repr(s.task_set_fingerprint)))
@@ -283,8 +290,12 @@ class _CellChecker:
             w = self._weighted(model, j, k, task, line) if scorable else None
             jc = self.columns.judgments
             for name, value in (("model", model), ("task", task_id), ("judge", sys.intern(j.judge)), ("seq", k),
-                                ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w)):
+                                ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w), ("rationale", j.rationale)):
                 jc[name].append(value)
+        for jid, outcome in standard.items():
+            if outcome == "refusal" and jid not in reframed:
+                out.append(Problem(f, line, "$.judgments", f"a reframed retry from judge {jid} after its standard-prompt refusal "
+                                   "(every refusal gets exactly one, with the craft framing made explicit)", "none"))
         if cell.generation.status == "ok":
             for jid in self.judges:
                 if jid not in standard:

@@ -33,8 +33,8 @@ REPLICA_SD = 0.03  # a replica's shift from its base model (plus REPLICA_SD / 1.
 RETRY_OK_RATE = 0.02  # ok generations that needed their one retry
 
 # The exclusion plan, per replica group: exact counts by reason.
-# generation = failed generation; refusal = a judge refused on the standard prompt (some
-# followed by a reframe that refused again); reframe = a judge refused, its reframed retry
+# generation = failed generation; refusal = a judge refused on the standard prompt and its one
+# reframed retry refused again (about one in three) or ended in an error; reframe = a judge refused, its reframed retry
 # scored; error = both judges errored; single-judge = one judge scored, the other errored.
 GATE_ROW_PLAN = (("generation", 3), ("refusal", 3), ("reframe", 2), ("single-judge", 1))  # 9 of 30
 SPREAD_PLAN = (("generation", 11), ("refusal", 7), ("reframe", 6), ("error", 6), ("single-judge", 8))  # 38
@@ -56,6 +56,7 @@ ODD_RATIONALES = (
 )
 REFUSAL_NOTE = "Synthetic note: the judge declined to score this output under the standard prompt."
 REFRAME_REFUSAL_NOTE = "Synthetic note: the judge declined again with the craft framing made explicit."
+REFRAME_ERROR_NOTE = "Synthetic note: the reframed retry timed out at the provider; no usable response."
 ERROR_NOTES = (
     "Synthetic note: provider timeout; no usable response.",
     "Synthetic note: the judge response was not valid JSON.",
@@ -96,7 +97,7 @@ def _exclusion_plan(g: int, tasks: list[dict]) -> dict[tuple[int, int], tuple]:
         judge = int(rng.integers(2))
         if reason == "generation":
             return ("generation", judge, "filtered" if gate else FAILURE_REASONS[int(rng.integers(3))])
-        if reason == "refusal":  # about one in three refusals gets a reframe that refuses again
+        if reason == "refusal":  # about one in three reframed retries refuses again; the rest end in an error
             return ("refusal", judge, "reframe-refused" if rng.random() < 1 / 3 else None)
         if reason in ("error", "single-judge"):  # detail: which error note
             return (reason, judge, int(rng.integers(len(ERROR_NOTES))))
@@ -218,6 +219,8 @@ class _Cells:
                             judgments.append(self._scored(jid, "reframe", d, tuple(idx[ti][2][:nd]), template[ti][2], odd[ti][2]))
                         elif ex[2] == "reframe-refused":
                             judgments.append(self._other(jid, "reframe", "refusal", REFRAME_REFUSAL_NOTE))
+                        else:  # every refusal gets its one reframed retry: here the call ended in an error
+                            judgments.append(self._other(jid, "reframe", "error", REFRAME_ERROR_NOTE))
             cell = {"model": model_id, "task": self.task_ids[ti], "generation": gen, "judgments": judgments}
             out.append(json.dumps(cell, ensure_ascii=False, separators=(",", ":")) + "\n")
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sitegen.families.canonic.demo.task_texts import GENERATION_PROMPT, JUDGE_PROMPT, task_wording
 from sitegen.families.canonic.models import Task
 from sitegen.families.canonic.evidence_intake import task_set_fingerprint
 
@@ -265,7 +266,7 @@ def _tasks(rng: np.random.Generator) -> list[dict]:
                 origin = "novel" if i in novel else "canonical-anchored"
                 tasks.append({"id": f"{prefix}-{i + 1:02d}", "domain": domain, "premise_origin": origin, "show": show})
     tasks.sort(key=lambda t: t["id"])
-    return tasks
+    return task_wording(tasks)
 
 
 def _models(scale: int) -> list[tuple[str, str, str, int, int]]:
@@ -308,10 +309,12 @@ def _sweep_document(tasks: list[dict], models: list[tuple]) -> dict:
         "synthetic": True,
         "sweep": dict(SWEEP),
         "task_set_fingerprint": fingerprint,
+        "task_set_version": "1",
         "generation": dict(GENERATION),
+        "prompts": {"generation": {"version": "1", "text": GENERATION_PROMPT}, "judge": {"version": "1", "text": JUDGE_PROMPT}},
         "judges": [dict(j) for j in JUDGES],
         "models": [{"id": m[0], "name": m[1], "family": m[2]} for m in models],
-        "shows": [dict(s) for s in SHOWS],
+        "shows": [{**s, "bible_version": "1"} for s in SHOWS],
         "domains": domains,
         "tasks": tasks,
     }

@@ -41,8 +41,11 @@ def _freeze_document(sweep: SweepFile, bibles: list[Path]) -> dict:
 
     items = [item("rubric", d.id, d.rubric.version, record_fingerprint(d.rubric.model_dump(mode="json"))) for d in sweep.domains]
     for show, path in zip(sweep.shows, bibles):
-        items.append(item("show-bible", show.id, "1", text_fingerprint(path.read_bytes()), f"{BIBLES_DIR}/{show.id}.md"))
-    items.append(item("task-set", "task-set", "1", sweep.task_set_fingerprint))
+        items.append(item("show-bible", show.id, show.bible_version, text_fingerprint(path.read_bytes()), f"{BIBLES_DIR}/{show.id}.md"))
+    items.append(item("task-set", "task-set", sweep.task_set_version, sweep.task_set_fingerprint))
+    items.append(item("probe-maximums", "probes", "1", record_fingerprint({p[0]: p[5] for p in PROBES})))
+    items += [item("prompt", key, getattr(sweep.prompts, key).version, record_fingerprint(getattr(sweep.prompts, key).model_dump(mode="json")))
+              for key in ("generation", "judge")]
     return {"schema": "canonic.freeze/1", "frozen_at": frozen_at, "items": items}
 
 

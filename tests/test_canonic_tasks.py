@@ -1,0 +1,219 @@
+"""Canonic's tasks as a reader reads them, and the judging record beside each judgment shown:
+every task published word for word with the prompt it was sent in, both prompt templates
+published and frozen, the task set's fingerprint binding every word, every refusal given its
+one reframed retry, and each judge's anchors and rationale shown wherever a judgment is.
+
+Every expected value is computed here from the raw artifact, never taken from the site."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from sitegen.build import validate
+from sitegen.config import load_config
+from sitegen.errors import InputError
+
+from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep,
+                      ref_fingerprint, ref_ladders, reference, rewrite_cell_line, run_cli, where, write_freeze, write_sweep)
+
+
+@pytest.fixture
+def site_copy(site_copy):
+    return enable_only(site_copy, ["canonic"])
+
+
+@pytest.fixture(scope="module")
+def ref(built_site):
+    return reference(built_site.root)
+
+
+def problems_of(root):
+    with pytest.raises(InputError) as exc:
+        validate(load_config(root))
+    return exc.value.problems
+
+
+def page(out, rel: str) -> str:
+    return (out / rel).read_text(encoding="utf-8")
+
+
+def text_of(markup: str) -> str:
+    """The text a reader sees, tags dropped and entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def filled(template: str, task: dict) -> str:
+    """The generation prompt of TASK as the method page documents it: each slot {{name}}
+    filled, the constraints one per line after "- "."""
+    values = {"premise": task["premise"], "constraints": "\n".join(f"- {c}" for c in task["constraints"]),
+              "output_form": task["output_form"]}
+    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: values[m.group(1)], template)
+
+
+# --------------------------------------------------------------------------- the pages
+
+
+def test_every_task_has_a_page_with_its_words_and_the_prompt_it_was_sent_in(built_site, ref):
+    out, sweep = built_site.out, ref.sweep
+    index = page(out, "canonic/tasks/index.html")
+    for t in sweep["tasks"]:
+        assert f'href="{t["id"]}/"' in index, f"the task list does not link {t['id']}"
+        shown = text_of(page(out, f"canonic/tasks/{t['id']}/index.html"))
+        for words in (t["premise"], *t["constraints"], t["output_form"]):
+            assert words in shown, f"{t['id']}: {words!r} is not on its page"
+        assert filled(sweep["prompts"]["generation"]["text"], t) in shown, f"{t['id']}: the prompt as sent is not on its page"
+
+
+def test_both_prompt_templates_are_published_word_for_word(built_site, ref):
+    for rel in ("canonic/tasks/index.html", "canonic/method/index.html"):
+        shown = text_of(page(built_site.out, rel))
+        for key in ("generation", "judge"):
+            assert ref.sweep["prompts"][key]["text"] in shown, f"{rel}: the {key} prompt is not shown whole"
+        assert "pasted word for word" in shown  # the judge prompt's {{show_bible}} slot, explained
+
+
+def test_the_share_of_novel_premises_is_counted_from_the_tasks(built_site, ref):
+    tasks = ref.sweep["tasks"]
+    novel = sum(t["premise_origin"] == "novel" for t in tasks)
+    shown = text_of(page(built_site.out, "canonic/method/index.html"))
+    assert f"{novel} of the {len(tasks)} tasks ({100 * novel / len(tasks):.1f}%) use a premise invented" in shown
+    rows = json.loads((built_site.out / "canonic/task-origins.json").read_text())["rows"]
+    for show in {t["show"] for t in tasks if t["show"]}:
+        mine = [t for t in tasks if t["show"] == show]
+        row = next(r for r in rows if r["show"] == show)
+        assert (row["tasks"], row["novel"]) == (len(mine), sum(t["premise_origin"] == "novel" for t in mine))
+
+
+def test_the_generation_settings_on_the_method_page_come_from_the_sweep(site_copy, tmp_path):
+    sweep = read_sweep(site_copy)
+    sweep["generation"].update({"temperature": 0.9, "max_tokens": 8000})
+    write_sweep(site_copy, sweep)
+    done = run_cli("build", "--root", str(site_copy), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    shown = text_of(page(tmp_path / "out", "canonic/method/index.html"))
+    assert "at temperature 0.9, capped at 8,000 tokens" in shown
+
+
+def test_a_ladder_shows_its_task_and_each_judges_anchors_and_rationale(built_site, ref):
+    cells = {(c["model"], c["task"]): c for c in read_cells(built_site.root)}
+    tasks = {t["id"]: t for t in ref.sweep["tasks"]}
+    judge_name = {j["id"]: j["name"] for j in ref.sweep["judges"]}
+    ladders = ref_ladders(ref)
+    assert ladders
+    for lad in ladders[:: max(1, len(ladders) // 12)]:  # a spread of them, every domain's among them
+        markup = page(built_site.out, f"canonic/ladders/{lad.task}/index.html")
+        shown = text_of(markup)
+        assert tasks[lad.task]["premise"] in shown and tasks[lad.task]["output_form"] in shown
+        for position, model, _score in lad.rungs:
+            section = text_of(markup.split(f'id="rung-{position}"', 1)[1].split("</section>", 1)[0])
+            for j in (j for j in cells[(model, lad.task)]["judgments"] if j["prompt"] == "standard"):
+                assert f"{judge_name[j['judge']]}'s rationale: {j['rationale']}" in section, (lad.task, position)
+            # each dimension's row: its id, its weight, then each judge's anchor in judge order
+            table = markup.split(f'id="anchors-{position}"', 1)[1].split("</table>", 1)[0]
+            for dim, anchors in _anchor_rows(table).items():
+                expected = [j["anchors"][dim] for jid in judge_name for j in cells[(model, lad.task)]["judgments"]
+                            if j["judge"] == jid and j["prompt"] == "standard"]
+                assert anchors == expected, (lad.task, position, dim)
+
+
+def _anchor_rows(table: str) -> dict[str, list[float]]:
+    rows = {}
+    for row in re.findall(r"<tr><th scope=\"row\"><code>([^<]+)</code></th>(.*?)</tr>", table):
+        dim, cells = row
+        values = [float(v) for v in re.findall(r'<td class="n">([^<]+)</td>', cells)]
+        rows[dim] = values[1:]  # the first is the weight
+    assert rows, "no dimension rows"
+    return rows
+
+
+def test_the_worked_example_shows_each_judges_rationale(built_site, ref):
+    model, task, _domain = ref.first_counted
+    cell = next(c for c in read_cells(built_site.root) if (c["model"], c["task"]) == (model, task))
+    shown = text_of(page(built_site.out, "canonic/method/index.html"))
+    judge_name = {j["id"]: j["name"] for j in ref.sweep["judges"]}
+    for j in (j for j in cell["judgments"] if j["prompt"] == "standard"):
+        assert f"{judge_name[j['judge']]}'s rationale: {j['rationale']}" in shown
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+def test_one_character_of_a_task_changed_after_the_freeze_fails_the_build(site_copy, tmp_path):
+    """The sweep's own fingerprint updated to match, so only the freeze record can tell: the
+    premise is covered by the fingerprint like every other field."""
+    sweep = read_sweep(site_copy)
+    t = sweep["tasks"][7]
+    t["premise"] = t["premise"][:-1] + ("!" if t["premise"][-1] != "!" else ".")
+    sweep["task_set_fingerprint"] = ref_fingerprint(sweep["tasks"])
+    write_sweep(site_copy, sweep)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.tasks" and FREEZE_REL in p.expected and sweep["task_set_fingerprint"] in p.found
+    done = run_cli("build", "--root", str(site_copy), "--out", str(tmp_path / "out"))
+    assert done.returncode == 1 and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("key", ["generation", "judge"])
+def test_a_prompt_template_edited_after_the_freeze_fails(site_copy, key):
+    sweep = read_sweep(site_copy)
+    sweep["prompts"][key]["text"] = sweep["prompts"][key]["text"].replace("piece", "story", 1)
+    write_sweep(site_copy, sweep)
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.prompts.{key}" and "prompt" in p.expected and FREEZE_REL in p.expected
+
+
+def test_a_bumped_task_set_without_a_re_sweep_fails(site_copy):
+    """The freeze record bumps the task set to version 2 (the right fingerprint, since nothing
+    changed) while the sweep still says it ran version 1: no re-sweep, no build."""
+    freeze = json.loads((site_copy / FREEZE_REL).read_text())
+    item = next(i for i in freeze["items"] if i["kind"] == "task-set")
+    item["history"].append({**item["history"][-1], "version": "2", "frozen_at": "2027-01-01T00:00:00Z"})
+    (site_copy / FREEZE_REL).write_text(json.dumps(freeze), encoding="utf-8")
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{SWEEP_REL} $.task_set_version" and "version 2" in p.expected and p.found == '"1"'
+
+
+def test_a_template_missing_a_slot_or_naming_an_unknown_one_is_refused(site_copy):
+    sweep = read_sweep(site_copy)
+    sweep["prompts"]["generation"]["text"] = sweep["prompts"]["generation"]["text"].replace("{{constraints}}", "{{rules}}")
+    sweep["prompts"]["judge"]["text"] = sweep["prompts"]["judge"]["text"].replace("{{show_bible}}", "")
+    write_sweep(site_copy, sweep)
+    write_freeze(site_copy, sweep)  # frozen as they are: the slot rules alone must refuse them
+    found = sorted((where(p), p.expected, p.found) for p in problems_of(site_copy))
+    assert found == [
+        (f"{SWEEP_REL} $.prompts.generation.text", "slots among {{premise}}, {{constraints}}, {{output_form}}", "{{rules}}"),
+        (f"{SWEEP_REL} $.prompts.generation.text", "the slot {{constraints}}", "none"),
+        (f"{SWEEP_REL} $.prompts.judge.text", "the slot {{show_bible}}", "none"),
+    ]
+
+
+def test_a_task_without_its_premise_constraints_or_output_form_is_refused(site_copy):
+    sweep = read_sweep(site_copy)
+    del sweep["tasks"][3]["premise"]
+    sweep["tasks"][4]["constraints"] = []
+    sweep["tasks"][5]["output_form"] = ""
+    write_sweep(site_copy, sweep)
+    paths = {p.path for p in problems_of(site_copy) if p.file == SWEEP_REL}
+    assert {"$.tasks[3].premise", "$.tasks[4].constraints", "$.tasks[5].output_form"} <= paths
+
+
+def test_a_refusal_without_its_reframed_retry_is_refused(site_copy):
+    def refused_then_retried(rec):
+        std = [j for j in rec["judgments"] if j["prompt"] == "standard" and j["outcome"] == "refusal"]
+        return bool(std) and any(j["prompt"] == "reframe" for j in rec["judgments"])
+
+    line, rec = find_cell_line(site_copy, refused_then_retried)
+    judge = next(j["judge"] for j in rec["judgments"] if j["prompt"] == "reframe")
+    rewrite_cell_line(site_copy, line, lambda r: r.update(judgments=[j for j in r["judgments"] if j["prompt"] != "reframe"]))
+    p = only(problems_of(site_copy))
+    assert where(p) == f"{CELLS_REL}:{line} $.judgments" and f"a reframed retry from judge {judge}" in p.expected
+
+
+def test_every_refusal_in_the_demo_has_its_one_reframed_retry(built_site):
+    for c in read_cells(built_site.root):
+        for j in (j for j in c["judgments"] if j["prompt"] == "standard" and j["outcome"] == "refusal"):
+            retries = [r for r in c["judgments"] if r["prompt"] == "reframe" and r["judge"] == j["judge"]]
+            assert len(retries) == 1, (c["model"], c["task"], j["judge"])
