@@ -5,7 +5,10 @@ computed by the same build from the same artifact, for the items the site declar
     required = ["canonic/figure-2-domains", "canonic/book-opening/board", "canonic.public-rows"]
 
 A figure is written as SVG, PNG and Vega-Lite JSON; a table as CSV; a sentence into
-text/<name>.txt and all sentences into fragments.json. The paper build fails when a required
+text/<name>.txt and all sentences into fragments.json. Its manifest.json records, per item,
+what kind it is, the computation that made it and the SHA-256 of every artifact it came from,
+as the site's manifest does (a sentence: every artifact its family's tables and figures came
+from, since a sentence records no sources of its own). The paper build fails when a required
 item does not exist, and when any generated text or data carries an overall-score field or
 phrase: the protocol forbids a cross-domain aggregate, in a paper as on the site.
 """
@@ -41,6 +44,8 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
     figures = {f.name: f for o in outputs.values() for f in o.figures}
     tables = {t.stem: t for o in outputs.values() for t in o.tables}
     texts = {k: v for o in outputs.values() for k, v in o.texts.items()}
+    text_sources = {k: dict(sorted({rel: sha for item in (*o.tables, *o.figures) for rel, sha in item.sources.items()}.items()))
+                    for o in outputs.values() for k in o.texts}
     required = config.paper.required
     missing = [name for name in required if name not in figures and name not in tables and name not in texts]
     if missing:
@@ -50,7 +55,14 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
 
     files: dict[str, bytes] = {}
     fragments = {}
+    items: dict[str, dict] = {}
     for name in required:
+        if name in figures:
+            items[name] = {"kind": "figure", "computation": figures[name].computation, "sources": dict(sorted(figures[name].sources.items()))}
+        elif name in tables:
+            items[name] = {"kind": "table", "computation": tables[name].computation, "sources": dict(sorted(tables[name].sources.items()))}
+        else:
+            items[name] = {"kind": "text", "computation": None, "sources": text_sources[name]}
         if name in texts:
             fragments[name] = texts[name]
             files[f"text/{name}.txt"] = (texts[name] + "\n").encode("utf-8")
@@ -79,7 +91,7 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
             for rel, data in sorted(files.items()):
                 writer.write(rel, data)
             writer.write("manifest.json", publish.json_bytes({"generator": publish.GENERATOR, "required": list(required),
-                                                              "files": dict(sorted(writer.files.items()))}))
+                                                              "items": items, "files": dict(sorted(writer.files.items()))}))
             writer.commit()
         except BaseException:
             writer.abort()

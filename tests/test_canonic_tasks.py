@@ -217,3 +217,41 @@ def test_every_refusal_in_the_demo_has_its_one_reframed_retry(built_site):
         for j in (j for j in c["judgments"] if j["prompt"] == "standard" and j["outcome"] == "refusal"):
             retries = [r for r in c["judgments"] if r["prompt"] == "reframe" and r["judge"] == j["judge"]]
             assert len(retries) == 1, (c["model"], c["task"], j["judge"])
+
+
+# --------------------------------------------------------------------------- the freeze procedure
+
+
+def test_the_method_page_shows_every_fingerprint_in_full_and_the_tuning_labels(built_site, ref):
+    shown = text_of(page(built_site.out, "canonic/method/index.html"))
+    freeze = json.loads((built_site.root / FREEZE_REL).read_text())
+    for item in freeze["items"]:
+        assert item["history"][-1]["fingerprint"] in shown, (item["kind"], item["id"])
+    dev = ref.sweep["development"]
+    assert dev["released_at"] == ref.sweep["sweep"]["frozen_at"] and f"released at {dev['released_at']}, the time of the freeze" in shown
+    names = {m["id"]: m["name"] for m in ref.sweep["models"]}
+    markup = page(built_site.out, "canonic/method/index.html")
+    rows = [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", r)).split()) for r in re.findall(r"<tr>(.*?)</tr>", markup, re.S)]
+    for x in dev["models"]:
+        assert f"{x['label']} {names[x['model']]} {x['model']}" in rows
+
+
+def test_a_tuning_label_that_gives_a_model_away_or_a_mapping_released_before_the_freeze_is_refused(site_copy):
+    sweep = read_sweep(site_copy)
+    dev = sweep["development"]
+    dev["models"][0]["label"] = "The " + sweep["models"][3]["name"] + " one"
+    dev["models"][1]["model"] = "nobody/unpinned"
+    dev["released_at"] = "2026-01-01T00:00:00Z"
+    write_sweep(site_copy, sweep)
+    found = sorted(where(p) for p in problems_of(site_copy))
+    assert found == [f"{SWEEP_REL} $.development.models[0].label", f"{SWEEP_REL} $.development.models[1].model",
+                     f"{SWEEP_REL} $.development.released_at"]
+
+
+def test_a_release_without_a_tuning_record_says_so(site_copy, tmp_path):
+    sweep = read_sweep(site_copy)
+    del sweep["development"]
+    write_sweep(site_copy, sweep)
+    done = run_cli("build", "--root", str(site_copy), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "This release records no tuning subset" in text_of(page(tmp_path / "out", "canonic/method/index.html"))

@@ -55,6 +55,32 @@ def test_paper_writes_every_required_item(paper_run, built_site):
     assert sorted(fragments) == sorted(n for n, k in kinds.items() if k == "text")
 
 
+def test_the_paper_manifest_binds_every_item_to_its_source_artifacts(paper_run, built_site):
+    """Each required item names the SHA-256 of every artifact it came from: a figure or a table
+    exactly as the site's manifest does, a sentence every artifact of its family's tables."""
+    root, out = paper_run
+    items = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["items"]
+    artifacts = json.loads((built_site.out / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+    assert sorted(items) == sorted(required_items(root))
+    cells_sha = hashlib.sha256((root / CELLS_REL).read_bytes()).hexdigest()
+    for name, item in items.items():
+        if name in artifacts:
+            assert (item["kind"], item["computation"], item["sources"]) == (artifacts[name]["kind"], artifacts[name]["computation"],
+                                                                           artifacts[name]["sources"]), name
+        else:
+            assert item["kind"] == "text" and item["sources"]["data/canonic/cells.jsonl"] == cells_sha, name
+    for sha_of in ("data/canonic/sweep.json", "data/canonic/probes.json"):
+        assert items["canonic/figure-2-probes"]["sources"][sha_of] == hashlib.sha256((root / sha_of).read_bytes()).hexdigest()
+
+
+def test_the_demo_requires_every_panel_and_figure_the_paper_shows(paper_run):
+    root, _out = paper_run
+    required = set(required_items(root))
+    domains = [d["id"] for d in json.loads((root / "data/canonic/sweep.json").read_text())["domains"]]
+    assert {f"canonic/{d}/figure" for d in domains} <= required and {f"canonic/{d}/board" for d in domains} <= required
+    assert {"canonic/figure-2-domains", "canonic/figure-2-models", "canonic/figure-2-probes", "canonic/figure-3"} <= required
+
+
 def test_paper_sentences_state_the_recomputed_numbers(paper_run):
     root, out = paper_run
     fragments = json.loads((out / "fragments.json").read_text(encoding="utf-8"))

@@ -35,6 +35,8 @@ from conftest import (
     SWEEP_REL,
     copy_site,
     read_json,
+    ref_fingerprint,
+    ref_prompt_fingerprint,
     ref_rubric_fingerprint,
     ref_text_fingerprint,
     write_json,
@@ -219,8 +221,9 @@ def plant_markdown_field(root: Path, field: Field, dist: Distributor) -> list[Pl
 
 def refreeze(root: Path) -> None:
     """Record the planted edits of frozen inputs as new frozen versions, as a maintainer would:
-    a rubric's version is bumped in the sweep and the freeze record, a Show Bible's and the
-    protocol's fingerprint get a new history entry, a reference chapter its new SHA-256."""
+    a rubric's or a prompt's version is bumped in the sweep and the freeze record, the task set's
+    and a Show Bible's fingerprint get a new history entry whose version the sweep then records,
+    the protocol's a new history entry, a reference chapter its new SHA-256."""
     def bump(freeze: dict, kind: str, item_id: str, fingerprint: str, version: str | None = None) -> str:
         item = next(i for i in freeze["items"] if i["kind"] == kind and i["id"] == item_id)
         last = item["history"][-1]
@@ -237,9 +240,17 @@ def refreeze(root: Path) -> None:
         if ref_rubric_fingerprint(d["rubric"]) != item["history"][-1]["fingerprint"]:
             d["rubric"]["version"] = item["history"][-1]["version"] + "-xss"
             bump(freeze, "rubric", d["id"], ref_rubric_fingerprint(d["rubric"]), d["rubric"]["version"])
-    write_json(root, SWEEP_REL, sweep)
+    for key, prompt in sweep["prompts"].items():
+        item = next(i for i in freeze["items"] if i["kind"] == "prompt" and i["id"] == key)
+        if ref_prompt_fingerprint(prompt) != item["history"][-1]["fingerprint"]:
+            prompt["version"] = item["history"][-1]["version"] + "-xss"
+            bump(freeze, "prompt", key, ref_prompt_fingerprint(prompt), prompt["version"])
+    # the sweep says it ran what is frozen now: each bump is a re-sweep here
+    sweep["task_set_fingerprint"] = ref_fingerprint(sweep["tasks"])
+    sweep["task_set_version"] = bump(freeze, "task-set", "task-set", sweep["task_set_fingerprint"])
     for sh in sweep["shows"]:
-        bump(freeze, "show-bible", sh["id"], ref_text_fingerprint((root / f"content/canonic/bibles/{sh['id']}.md").read_bytes()))
+        sh["bible_version"] = bump(freeze, "show-bible", sh["id"], ref_text_fingerprint((root / f"content/canonic/bibles/{sh['id']}.md").read_bytes()))
+    write_json(root, SWEEP_REL, sweep)
     write_json(root, FREEZE_REL, freeze)
 
     chron = read_json(root, CHRONICLE_FREEZE)

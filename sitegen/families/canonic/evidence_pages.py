@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
-from sitegen.families.canonic.figure import draw_exclusions, draw_transfer
+from sitegen.families.canonic.figure import draw_exclusions, draw_probes, draw_transfer
 from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
 
@@ -143,8 +143,14 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
               ["domain", "task", "publishable_outputs", "rung", "model", "task_score", *[f"score_{j}" for j in judges], "both_judges_strict"],
               [row for row in ladder_rows if row[0] == d.id], "ladders")
 
-    out.figures.extend([fig2_domains, fig2_models, fig3])
-    figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig3": fig3}
+    # Figure 2c: every probe against its frozen maximum. The verdict's words are the figure's
+    # legend; they come from the sentences, like every word a page shows.
+    fig2_probes = Figure("canonic/figure-2-probes", [
+        {"probe_id": p.id, "probe": p.id, "score": p.score, "max_score": p.max_score, "caught": p.caught,
+         "verdict": SENTENCES.probe_verdict(p.caught)} for p in ev.probes],
+        draw_probes, SENTENCES.probes_alt(ev.probes), with_(inp.probes_file, inp.sweep_file), "canonic.probes") if ev.probes else None
+    out.figures.extend([fig2_domains, fig2_models, fig3] + ([fig2_probes] if fig2_probes else []))
+    figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig2_probes": fig2_probes, "fig3": fig3}
     row_verdicts = {"rows": row_rows, "excluded": [r for r in row_rows if any(r[5:5 + len(REASONS)])],
                     "withheld": [r for r in row_rows if not r[-2]]}
     model_dims = {(m, fmt, d): mean for m, fmt, d, mean, _n in ev.model_dimensions}
@@ -152,6 +158,7 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
            "dim_models": list(dict.fromkeys(m for m, *_ in ev.model_dimensions)), "frozen_at": inp.freeze.frozen_at, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
            "show_conditioned": show_conditioned}
+    out.fragments["canonic.fingerprints"] = ("canonic/_fingerprints.html", ctx)
     out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", SENTENCES.page_verification(), ctx))
     out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", SENTENCES.page_diagnostics(), ctx))
     out.pages.append(Page("canonic/ladders/index.html", "canonic/ladders.html", SENTENCES.page_ladders(), ctx))

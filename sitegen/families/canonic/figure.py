@@ -59,6 +59,33 @@ def draw_exclusions(data: list[dict]) -> dict:
     return spec
 
 
+VERDICT_COLOURS = ["#0077bb", "#d4670f"]  # caught, not caught: told apart by shape too
+
+
+def draw_probes(data: list[dict]) -> dict:
+    """Figure 2c: every reward-hacking probe, its score (mean of the two judges) as a point and
+    its frozen maximum as a tick; caught when the point sits at or left of the tick. Rows are
+    keyed by the probe's id and labelled with it."""
+    import altair as alt
+
+    labels = {d["probe_id"]: d["probe"] for d in data}
+    verdicts = list(dict.fromkeys(d["verdict"] for d in sorted(data, key=lambda d: not d["caught"])))
+    y = alt.Y("probe_id:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(labels)))
+    base = alt.Chart(alt.NamedData(name="rows"))
+    limit = base.mark_tick(thickness=2, size=16, color="#6b6b6b").encode(y=y, x=alt.X("max_score:Q", title="score (0-100); tick = maximum",
+                                                                                      scale=alt.Scale(domain=[0, 100])))
+    score = base.mark_point(size=80, filled=True).encode(
+        y=y, x=alt.X("score:Q"),
+        color=alt.Color("verdict:N", sort=verdicts, title=None, scale=alt.Scale(domain=verdicts, range=VERDICT_COLOURS[:len(verdicts)]),
+                        legend=alt.Legend(orient="bottom")),
+        shape=alt.Shape("verdict:N", sort=verdicts, title=None, scale=alt.Scale(domain=verdicts, range=["circle", "cross"][:len(verdicts)])),
+    )
+    chart = (limit + score).properties(width=320, height=alt.Step(22)).configure_view(stroke=None).configure(font="sans-serif")
+    spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
+    spec["datasets"] = {"rows": data}
+    return spec
+
+
 TRANSFER_LABEL_ROWS = 60  # a score written in every cell reads up to here, and costs a text mark each
 
 

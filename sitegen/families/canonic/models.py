@@ -130,6 +130,20 @@ class Prompts(Strict):
     judge: Prompt  # what each judge received for one output
 
 
+class DevelopmentModel(Strict):
+    label: Name  # the neutral label the model went by while the rubrics were tuned
+    model: Slug
+
+
+class Development(Strict):
+    """The freeze procedure as far as data records it: the rubrics were tuned on a subset of
+    the models known only by neutral labels, and the mapping from label to model was released
+    by the freeze itself (validate.py checks both)."""
+
+    models: list[DevelopmentModel] = Field(min_length=1, max_length=50)
+    released_at: IsoTime
+
+
 class SweepFile(Strict):
     """data/canonic/sweep.json"""
 
@@ -140,6 +154,7 @@ class SweepFile(Strict):
     task_set_version: Slug  # the version of the task set the sweep ran (freeze.json)
     generation: GenerationConfig
     prompts: Prompts
+    development: Development | None = None  # optional: a release may not record its tuning
     judges: list[Pin] = Field(min_length=2, max_length=2)
     models: list[Pin] = Field(min_length=1)
     shows: list[Show]

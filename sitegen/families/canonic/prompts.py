@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-SLOT = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+# A slot is a word in double braces; other text in braces ("{{< x >}}", "{{ }}") is the
+# template's own words, sent as written.
+SLOT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}")
 
 # The slots each template takes, in the order the method page describes them (the words for
 # what fills each are in the page's template, canonic/_prompts.html).

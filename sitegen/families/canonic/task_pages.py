@@ -57,6 +57,10 @@ def task_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     out.fragments["canonic.tasks"] = ("canonic/_tasks.html", ctx)
     out.fragments["canonic.prompts"] = ("canonic/_prompts.html", ctx)
     out.fragments["canonic.bibles"] = ("canonic/_bibles.html", ctx)
+    if s.development is not None:
+        out.tables.append(Table("canonic/development", SENTENCES.table_development(), ["label", "model"],
+                                [(x.label, x.model) for x in s.development.models], sweep_only, "canonic.freeze"))
+    out.fragments["canonic.freeze-procedure"] = ("canonic/_freeze_procedure.html", {**ctx, "model_name": {m.id: m.name for m in s.models}})
     out.pages.append(Page(TASKS_INDEX, "canonic/tasks.html", SENTENCES.page_tasks(), ctx))
     for t in s.tasks:
         out.pages.append(Page(task_path(t.id), "canonic/task.html", SENTENCES.page_task(t),

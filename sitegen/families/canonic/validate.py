@@ -231,9 +231,35 @@ def _check_sweep(s: SweepFile) -> list[Problem]:
                                  ("judge", prompts.JUDGE_SLOTS, judge_required)):
         for expected, found in prompts.slot_problems(getattr(s.prompts, key).text, known, required):
             out.append(Problem(f, None, f"$.prompts.{key}.text", expected, found))
+    out.extend(_development_problems(s))
     recomputed = task_set_fingerprint(s.tasks)
     if recomputed != s.task_set_fingerprint:
         out.append(Problem(f, None, "$.task_set_fingerprint", f"the fingerprint of the tasks as they are ({recomputed})", short_repr(s.task_set_fingerprint)))
+    return out
+
+
+def _development_problems(s: SweepFile) -> list[Problem]:
+    """The tuning subset: pinned models, each under a label of its own that gives none of them
+    away (no model's id, name or house in it), the mapping released at the freeze itself."""
+    if s.development is None:
+        return []
+    f, dev, out = SWEEP_FILE, s.development, []
+    pinned = {m.id for m in s.models}
+    giveaways = sorted({w.casefold() for m in s.models for w in (m.id, m.name, m.family, m.id.split("/")[-1])})
+    for d in duplicates(x.label.casefold() for x in dev.models):
+        out.append(Problem(f, None, "$.development.models", "a label of its own for each model", f"{d!r} more than once"))
+    for d in duplicates(x.model for x in dev.models):
+        out.append(Problem(f, None, "$.development.models", "each model once", f"{d!r} more than once"))
+    for i, x in enumerate(dev.models):
+        if x.model not in pinned:
+            out.append(Problem(f, None, f"$.development.models[{i}].model", "a model pinned in this sweep", short_repr(x.model)))
+        told = [w for w in giveaways if w in x.label.casefold()]
+        if told:
+            out.append(Problem(f, None, f"$.development.models[{i}].label", "a neutral label (naming no model, id or house)",
+                               f"{short_repr(x.label)}, which contains {told[0]!r}"))
+    if dev.released_at != s.sweep.frozen_at:
+        out.append(Problem(f, None, "$.development.released_at", f"the freeze's own time, {s.sweep.frozen_at} (the mapping is released by the freeze)",
+                           short_repr(dev.released_at)))
     return out
 
 

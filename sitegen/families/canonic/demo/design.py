@@ -37,6 +37,8 @@ BASE_MODELS = (
     ("cohere/command-a-2", "Command A 2", "cohere", 0.37),
     ("amazon/nova-pro-2", "Nova Pro 2", "amazon", 0.36),
 )
+# The rubric-tuning subset, known by neutral labels until the freeze released the mapping.
+DEVELOPMENT = (("Lantern", "openai/gpt-5.5"), ("Harbour", "deepseek/deepseek-v4"), ("Meridian", "mistralai/mistral-medium-3.5"))
 GATE_FAIL_MODEL = "moonshotai/kimi-k3"
 GATE_FAIL_DOMAIN = "song-lyrics"
 
@@ -311,6 +313,8 @@ def _sweep_document(tasks: list[dict], models: list[tuple]) -> dict:
         "task_set_fingerprint": fingerprint,
         "task_set_version": "1",
         "generation": dict(GENERATION),
+        "development": {"models": [{"label": label, "model": model} for label, model in DEVELOPMENT],
+                        "released_at": SWEEP["frozen_at"]},
         "prompts": {"generation": {"version": "1", "text": GENERATION_PROMPT}, "judge": {"version": "1", "text": JUDGE_PROMPT}},
         "judges": [dict(j) for j in JUDGES],
         "models": [{"id": m[0], "name": m[1], "family": m[2]} for m in models],
