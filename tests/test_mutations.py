@@ -114,6 +114,8 @@ ALLOWED: list[Allowed] = [
             "a judge's rationale is optional free text (default empty)"),
     Allowed(C + "sweep.json", ("$.domains[*].rubric.dimensions[*].scope",), ("drop-key",),
             "scope defaults to portable, which the first dimension is (so the rubric's fingerprint is unchanged)"),
+    Allowed(C + "sweep.json", ("$.development",), ("drop-key",),
+            "the tuning record is optional: without it the method page says the release records no tuning subset"),
     Allowed(C + "sweep.json", ("$.tasks[*].show",), ("drop-key",),
             "show is optional and null for the first task (its domain is not show-conditioned)"),
     # ---- chronicle

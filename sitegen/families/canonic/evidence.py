@@ -112,6 +112,9 @@ class Evidence:
     exclusions_by_row: list[tuple[str, str, str, int]] = field(default_factory=list)  # model, domain, status, cells
     # model, show format, dimension, mean anchor, judgments: format against voice, model by model
     model_dimensions: list[tuple[str, str, str, float, int]] = field(default_factory=list)
+    cells: list[tuple[str, str, str, str, float | None]] = field(default_factory=list)  # model, domain, task, status, task score
+    # show, model (None: every published model pooled), novel cells, canonical-anchored cells, their means
+    show_split: list[tuple[str, str | None, int, int, float, float]] = field(default_factory=list)
 
     @property
     def ladders_strict(self) -> int:
@@ -126,6 +129,7 @@ def stored_evidence(db, inp: CanonicInput, published: set[tuple[str, str]]) -> d
     out = {
         "exclusions_by_model": cstore.exclusions_by_model(db),
         "exclusions_by_row": cstore.exclusions_by_row(db),
+        "cells": cstore.cell_statuses(db),
         "probes": _probes(inp),
         "reframes": cstore.reframed(db),
         "by_show": cstore.sitcom_by_show(db),
@@ -134,6 +138,8 @@ def stored_evidence(db, inp: CanonicInput, published: set[tuple[str, str]]) -> d
         "model_dimensions": cstore.model_format_dimension_means(db, {sh.id: sh.format for sh in s.shows}),
         "tasks_total": len(s.tasks),
     }
+    out["show_split"] = _show_split(cstore.counted_with_origin(db), {t.id: t.show for t in s.tasks}, [m.id for m in s.models],
+                                    [sh.id for sh in s.shows], published)
     pairs = cstore.judge_pairs(db)  # calibration and ladders read the same rows: fetched once
     out["calibration"] = _calibration(pairs, judges, [d.id for d in s.domains])
     out["orderings"] = _orderings(pairs, judges, [d.id for d in s.domains], [m.id for m in s.models], published)
@@ -200,6 +206,27 @@ def _calibration(pairs: list[tuple], judges: list[str], domains: list[str]) -> l
         means = arr.mean(axis=0)
         out.append(Calibration(d, len(pairs), [(judges[0], float(means[0])), (judges[1], float(means[1]))],
                                float(means[0] - means[1]), float(np.abs(arr[:, 0] - arr[:, 1]).mean())))
+    return out
+
+
+def _show_split(counted: list[tuple], show_of: dict[str, str | None], roster: list[str], shows: list[str],
+                published: set[tuple[str, str]]) -> list[tuple]:
+    """The contamination split per show, over the counted cells of published rows: for each
+    show, every model pooled, then each model. Descriptive (no interval): a show has only a few
+    novel tasks. Means by math.fsum, so the order of the rows cannot move a last digit."""
+    groups: dict[tuple[str, str | None], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
+    for model, domain, origin, task, score in counted:
+        show = show_of.get(task)
+        if show is not None and (model, domain) in published:
+            groups[(show, None)][origin].append(score)
+            groups[(show, model)][origin].append(score)
+    out = []
+    for show in shows:
+        for model in [None, *roster]:
+            g = groups.get((show, model))
+            if g and g["novel"] and g["canonical-anchored"]:
+                a, b = g["novel"], g["canonical-anchored"]
+                out.append((show, model, len(a), len(b), math.fsum(a) / len(a), math.fsum(b) / len(b)))
     return out
 
 

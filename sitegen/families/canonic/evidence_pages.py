@@ -97,6 +97,10 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["model", "model_name", "domain", "n_novel", "n_canonical", "novel_mean", "canonical_mean", "difference", "ci_low", "ci_high", "bootstrap_seed"],
           [(r.model, model_name[r.model], r.domain, r.n_novel, r.n_canonical, r.novel, r.canonical, r.difference, r.low, r.high, r.seed) for r in ev.split],
           "contamination")
+    table("contamination-by-show", SENTENCES.table_contamination_by_show(),
+          ["show", "show_name", "model", "model_name", "n_novel", "n_canonical", "novel_mean", "canonical_mean", "difference"],
+          [(sh, show[sh].name, m, model_name[m] if m else None, a, b, na, nb, na - nb) for sh, m, a, b, na, nb in ev.show_split],
+          "contamination")
     table("calibration", SENTENCES.table_calibration(),
           ["domain", "cells", "judge_a", "judge_a_mean", "judge_b", "judge_b_mean", "offset_a_minus_b", "mean_abs_disagreement"],
           [(c.domain, c.n, c.means[0][0], c.means[0][1], c.means[1][0], c.means[1][1], c.offset, c.disagreement) for c in ev.calibration],

@@ -16,6 +16,7 @@ from sitegen.families.canonic.feed import feed_entries
 from sitegen.families.canonic.figure import draw_domain_panel
 from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
+from sitegen.families.canonic.row_pages import row_outputs, row_path
 from sitegen.families.canonic.task_pages import task_outputs
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
 
@@ -80,7 +81,7 @@ def outputs(res: CanonicResults) -> Outputs:
     })]
     for b in res.boards:
         pages.append(Page(f"canonic/{b.domain}/index.html", "canonic/board.html", SENTENCES.page_board(b), {
-            **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain],
+            **common, "board": b, "domain": domains[b.domain], "n_tasks": tasks_per_domain[b.domain], "row_path": row_path,
             "figure": figures[b.domain],
         }))
 
@@ -115,6 +116,7 @@ def outputs(res: CanonicResults) -> Outputs:
                   raw_files=sorted(raw), texts=texts, feed=feed_entries(res))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
     task_outputs(res, common, out)
+    row_outputs(res, common, out)
     if inp.log is not None:
         amendments.publish(out, "canonic", summary["title"], inp.log, render.markdown_renderer(), common)
     by_stem.update({t.stem: t for t in out.tables})

@@ -144,6 +144,15 @@ def exclusions_by_row(db) -> list[tuple]:
         GROUP BY s.model, m.ord, s.domain, d.ord, s.status ORDER BY m.ord, d.ord, s.status""")
 
 
+def cell_statuses(db) -> list[tuple]:
+    """(model, domain, task, status, task score or None) of every cell, in roster, domain and
+    task order: what a board row's drill-down lists."""
+    return store.rows(db, """
+        SELECT s.model, s.domain, s.task, s.status, s.task_score FROM cell_status s
+        JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
+        ORDER BY m.ord, d.ord, s.task""")
+
+
 def counted_with_origin(db) -> list[tuple]:
     """(model, domain, origin, task, task_score) of every counted cell."""
     return store.rows(db, """

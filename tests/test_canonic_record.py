@@ -1,7 +1,9 @@
-"""Canonic's tasks as a reader reads them, and the judging record beside each judgment shown:
-every task published word for word with the prompt it was sent in, both prompt templates
-published and frozen, the task set's fingerprint binding every word, every refusal given its
-one reframed retry, and each judge's anchors and rationale shown wherever a judgment is.
+"""Canonic's record as seeds 002 and 003 describe it: every task published word for word with
+the prompt it was sent in; both prompt templates published and frozen; the task set's
+fingerprint binding every word; a bumped input refused until the sweep ran under it; every
+refusal given its one reframed retry; each judge's anchors and rationale shown wherever a
+judgment is (ladders, the worked example, each board row's cells); the freeze procedure; the
+judges' orderings, each row's exclusions and the contamination split per show.
 
 Every expected value is computed here from the raw artifact, never taken from the site."""
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import Counter
 
 import pytest
 
@@ -17,7 +20,7 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
 
-from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep,
+from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep, ref_status,
                       ref_fingerprint, ref_ladders, reference, rewrite_cell_line, run_cli, where, write_freeze, write_sweep)
 
 
@@ -255,3 +258,114 @@ def test_a_release_without_a_tuning_record_says_so(site_copy, tmp_path):
     done = run_cli("build", "--root", str(site_copy), "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert "This release records no tuning subset" in text_of(page(tmp_path / "out", "canonic/method/index.html"))
+
+
+# --------------------------------------------------------------------------- each board row's cells
+
+
+def test_every_board_row_opens_its_cells_with_each_calls_anchors_and_rationale(built_site, ref):
+    """Every cell of every row: its status as the reference counting gives it, each judge call's
+    outcome and rationale, each scoring call's anchors; the board row links the page."""
+    out, sweep = built_site.out, ref.sweep
+    tasks = {t["id"]: t for t in sweep["tasks"]}
+    dims = {d["id"]: [x["id"] for x in d["rubric"]["dimensions"]] for d in sweep["domains"]}
+    by_row: dict[tuple[str, str], list[dict]] = {}
+    for c in read_cells(built_site.root):
+        by_row.setdefault((c["model"], tasks[c["task"]]["domain"]), []).append(c)
+    for (model, domain), cells in by_row.items():
+        rel = f"canonic/{domain}/cells/{model}/index.html"
+        assert f'href="cells/{model}/"' in page(out, f"canonic/{domain}/index.html"), rel
+        rows = json.loads((out / f"canonic/{domain}/cells/{model}/cells.json").read_text())["rows"]
+        shown = text_of(page(out, rel))
+        for c in cells:
+            mine = [r for r in rows if r["task"] == c["task"]]
+            assert {r["status"] for r in mine} == {ref_status(c)}, (rel, c["task"])
+            for j in c["judgments"]:
+                if j.get("rationale"):
+                    assert j["rationale"] in shown, (rel, c["task"], j["judge"])
+                if j["outcome"] == "score":
+                    got = {r["dimension"]: r["anchor"] for r in mine if r["judge"] == j["judge"] and r["prompt"] == j["prompt"]}
+                    assert got == {d: j["anchors"][d] for d in dims[domain]}, (rel, c["task"], j["judge"])
+
+
+# --------------------------------------------------------------------------- the analyses
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def _pearson(x: list[float], y: list[float]) -> float:
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    num = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    return num / (sum((a - mx) ** 2 for a in x) * sum((b - my) ** 2 for b in y)) ** 0.5
+
+
+def test_each_judges_ordering_and_their_rank_correlation_are_recomputed_per_domain(built_site, ref):
+    judges = [j["id"] for j in ref.sweep["judges"]]
+    task_domain = {t["id"]: t["domain"] for t in ref.sweep["tasks"]}
+    means: dict[tuple[str, str], dict[str, list[float]]] = {}
+    for (model, task), scores in ref.judge_scores.items():
+        domain = task_domain[task]
+        if ref.rows[(model, domain)].published:
+            for judge, w in scores:
+                means.setdefault((domain, model), {}).setdefault(judge, []).append(w)
+    agreement = {r["domain"]: r for r in json.loads((built_site.out / "canonic/judge-agreement.json").read_text())["rows"]}
+    orderings = json.loads((built_site.out / "canonic/judge-orderings.json").read_text())["rows"]
+    for domain in {d for d, _ in means}:
+        models = sorted(m for d, m in means if d == domain)
+        per_judge = [[sum(means[(domain, m)][j]) / len(means[(domain, m)][j]) for m in models] for j in judges]
+        assert agreement[domain]["models"] == len(models)
+        assert agreement[domain]["spearman_rho"] == pytest.approx(_pearson(_ranks(per_judge[0]), _ranks(per_judge[1])), abs=1e-9)
+        for k, j in enumerate(judges):
+            ranks = dict(zip(models, _ranks([-v for v in per_judge[k]])))
+            for row in (r for r in orderings if r["domain"] == domain):
+                assert row[f"rank_{j}"] == ranks[row["model"]]
+                assert row[f"mean_{j}"] == pytest.approx(per_judge[k][models.index(row["model"])], abs=1e-9)
+
+
+def test_every_rows_exclusions_are_counted_and_the_withheld_row_says_why(built_site, ref):
+    tasks = {t["id"]: t["domain"] for t in ref.sweep["tasks"]}
+    want: dict[tuple[str, str], Counter] = {}
+    for c in read_cells(built_site.root):
+        want.setdefault((c["model"], tasks[c["task"]]), Counter())[ref_status(c)] += 1
+    rows = json.loads((built_site.out / "canonic/exclusions-by-row.json").read_text())["rows"]
+    assert len(rows) == len(want)
+    for r in rows:
+        got = {k.replace("_", " "): v for k, v in r.items() if k not in ("model", "model_name", "domain", "domain_name", "published",
+                                                                         "withheld_reason") and v}
+        assert got == dict(want[(r["model"], r["domain"])]), (r["model"], r["domain"])
+        assert r["published"] == ref.rows[(r["model"], r["domain"])].published
+    shown = text_of(page(built_site.out, "canonic/verification/index.html"))
+    for (model, domain), row in ref.rows.items():
+        if not row.published:
+            name = next(m["name"] for m in ref.sweep["models"] if m["id"] == model)
+            dname = next(d["name"] for d in ref.sweep["domains"] if d["id"] == domain)
+            assert f"withheld: {name} on {dname}, only {row.counted} of {row.total}" in shown
+
+
+def test_the_contamination_split_per_show_is_recomputed(built_site, ref):
+    show_of = {t["id"]: t["show"] for t in ref.sweep["tasks"]}
+    origin = {t["id"]: t["premise_origin"] for t in ref.sweep["tasks"]}
+    pooled: dict[str, dict[str, list[float]]] = {}
+    for (model, domain), row in ref.rows.items():
+        if row.published:
+            for task, score in row.task_scores.items():
+                if show_of[task]:
+                    pooled.setdefault(show_of[task], {"novel": [], "canonical-anchored": []})[origin[task]].append(score)
+    rows = {r["show"]: r for r in json.loads((built_site.out / "canonic/contamination-by-show.json").read_text())["rows"] if r["model"] is None}
+    assert sorted(rows) == sorted(pooled)
+    for show, g in pooled.items():
+        a, b = g["novel"], g["canonical-anchored"]
+        assert (rows[show]["n_novel"], rows[show]["n_canonical"]) == (len(a), len(b))
+        assert rows[show]["difference"] == pytest.approx(sum(a) / len(a) - sum(b) / len(b), abs=1e-9)

@@ -1,0 +1,69 @@
+"""Each board row's drill-down: a page per (model, domain) listing every cell of the row, its
+status (counted or the one exclusion reason), its task score and every judge call with the
+anchors it chose and its rationale, beside the rubric's dimensions. A board row links to it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sitegen.families import Outputs, Page, Table
+from sitegen.families.canonic.compute import CanonicResults
+from sitegen.families.canonic.sentences import SENTENCES
+from sitegen.families.canonic.task_pages import task_path
+from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+
+COLUMNS = ["model", "domain", "task", "status", "task_score", "judge", "prompt", "outcome", "dimension", "anchor",
+           "judge_weighted_score", "rationale"]
+
+
+def row_path(domain: str, model: str) -> str:
+    return f"canonic/{domain}/cells/{model}/index.html"
+
+
+def _judgments(tables) -> dict[tuple[str, str], list[dict]]:
+    """(model, task) -> its judge calls in artifact order, each with the anchors it chose."""
+    anchors: dict[tuple[str, str, int], dict[str, float]] = defaultdict(dict)
+    a = tables["anchors"]
+    for model, task, seq, dim, value in zip(*(a.column(c).to_pylist() for c in ("model", "task", "seq", "dimension", "anchor"))):
+        anchors[(model, task, seq)][dim] = value
+    out: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    j = tables["judgments"]
+    cols = ("model", "task", "judge", "seq", "prompt", "outcome", "weighted", "rationale")
+    for model, task, judge, seq, prompt, outcome, weighted, rationale in zip(*(j.column(c).to_pylist() for c in cols)):
+        out[(model, task)].append({"judge": judge, "seq": seq, "prompt": prompt, "outcome": outcome, "weighted": weighted,
+                                   "rationale": rationale, "anchors": anchors.get((model, task, seq), {})})
+    for calls in out.values():
+        calls.sort(key=lambda c: c["seq"])
+    return out
+
+
+def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
+    s = res.sweep
+    sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], CELLS_FILE: common["sources"][CELLS_FILE]}
+    calls = _judgments(res.input.tables)
+    cells: dict[tuple[str, str], list[tuple[str, str, float | None]]] = defaultdict(list)
+    for model, domain, task, status, score in res.evidence.cells:
+        cells[(model, domain)].append((task, status, score))
+    domains = {d.id: d for d in s.domains}
+    judge_name = {j.id: j.name for j in s.judges}
+    gen_failed = {(m, t) for m, t, st in zip(*(res.input.tables["cells"].column(c).to_pylist() for c in ("model", "task", "gen_status")))
+                  if st == "failed"}
+    for b in res.boards:
+        rubric = domains[b.domain].rubric
+        for r in b.rows:
+            rows = []
+            for task, status, score in cells[(r.model, b.domain)]:
+                for c in calls.get((r.model, task), []):
+                    dims = [(d.id, c["anchors"][d.id]) for d in rubric.dimensions] if c["anchors"] else [(None, None)]
+                    rows += [(r.model, b.domain, task, status, score, c["judge"], c["prompt"], c["outcome"], dim, value,
+                              c["weighted"], c["rationale"]) for dim, value in dims]
+                if (r.model, task) in gen_failed:
+                    rows.append((r.model, b.domain, task, status, score, None, None, None, None, None, None, None))
+            stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
+            out.tables.append(Table(stem, SENTENCES.table_row_cells(b, r), COLUMNS, rows, sources, "canonic.cells"))
+            out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), {
+                **common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
+                "cells": [(task, status, score, calls.get((r.model, task), []), (r.model, task) in gen_failed)
+                          for task, status, score in cells[(r.model, b.domain)]],
+                "task_path": task_path, "stem": stem,
+            }))
