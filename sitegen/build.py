@@ -31,7 +31,7 @@ from sitegen import amendments, incremental, numbers, publish, render, site_file
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
-from sitegen.families import Outputs, Page, declared, for_site, installed, template_dirs
+from sitegen.families import Outputs, Page, declared, for_site, installed, published, template_dirs
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
 CACHE_DIR = incremental.CACHE_DIR
@@ -174,7 +174,7 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
         if fid in intake.cached:
             outputs[fid] = intake.cached[fid]["outputs"]
             continue
-        outputs[fid] = _family(config, fid).outputs(results[fid])
+        outputs[fid] = published(_family(config, fid), results[fid], render.synthetic_note)
         if cache is not None:
             entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
@@ -199,7 +199,7 @@ def _fresh_outputs(config: SiteConfig, fid: str, files: list[SourceFile]) -> Out
         raise InputError(loaded.problems)
     if {(f.rel, f.sha256) for f in _declared_reads(_family(config, fid), loaded.files)} != {(f.rel, f.sha256) for f in files}:
         raise BuildError(f"the inputs of the {fid} family changed during the build; nothing was published (build again)")
-    return _family(config, fid).outputs(_compute(config, {fid: inp})[fid])
+    return published(_family(config, fid), _compute(config, {fid: inp})[fid], render.synthetic_note)
 
 
 def validate(config: SiteConfig) -> dict:
@@ -209,7 +209,7 @@ def validate(config: SiteConfig) -> dict:
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
     results = _compute(config, intake.inputs)
-    outputs = {fid: _family(config, fid).outputs(results[fid]) for fid in config.families}
+    outputs = {fid: published(_family(config, fid), results[fid], render.synthetic_note) for fid in config.families}
     numbers.check_finite(outputs)
     _render(config, intake.docs, outputs)
     return results

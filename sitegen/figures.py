@@ -40,6 +40,19 @@ class Rendered:
     spec: bytes  # the Vega-Lite JSON, deterministic
 
 
+def with_note(spec: dict, note: str) -> dict:
+    """SPEC with NOTE drawn under its title (or as a small title of its own), so the SVG and
+    the PNG carry it wherever they are passed on."""
+    title = spec.get("title")
+    if title is None:
+        title = {"text": note, "fontSize": 11, "fontWeight": "normal", "anchor": "start"}
+    elif isinstance(title, dict):
+        title = {**title, "subtitle": note}
+    else:
+        title = {"text": title, "subtitle": note}
+    return {**spec, "title": title}
+
+
 def figure_key(fig: Figure) -> str:
     """SHA-256 over the figure's name, its data, the source of its drawing function's module
     and of the sitegen modules it takes helpers from, and the versions of the libraries that
@@ -53,6 +66,8 @@ def figure_key(fig: Figure) -> str:
     for dist in ("altair", "vl-convert-python"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(f"png@{PNG_SCALE}x<={PNG_MAX_SIDE}".encode())
+    if fig.synthetic_note is not None:
+        h.update(b"synthetic:" + fig.synthetic_note.encode())
     return h.hexdigest()
 
 
@@ -83,6 +98,8 @@ def _draw(fig: Figure) -> tuple[str, bytes]:
     import vl_convert as vlc  # late: only when a figure must actually be drawn
 
     spec = fig.draw(fig.data)
+    if fig.synthetic_note is not None:
+        spec = with_note(spec, fig.synthetic_note)
     svg = _numbered_from_zero(vlc.vegalite_to_svg(spec))
     return svg, (json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 

@@ -24,7 +24,8 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.build import CACHE_DIR, validate
 from sitegen.config import CONFIG_FILE, SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
-from sitegen.families import for_site
+from sitegen import render
+from sitegen.families import for_site, published
 
 # Phrases that state or imply a single number across domains.
 _PHRASE = re.compile(r"\b(overall[\s-]+(score|rank(ing)?|winner|leader(board)?)|aggregate[\s-]+score|grand[\s-]+mean|"
@@ -40,7 +41,8 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
     empty or a sitegen output: its manifest names the generator). Returns the names."""
     publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
     results = validate(config)
-    outputs = {fid: for_site(config.root, config.families)[fid].outputs(results[fid]) for fid in config.families}
+    site = for_site(config.root, config.families)
+    outputs = {fid: published(site[fid], results[fid], render.synthetic_note) for fid in config.families}
     figures = {f.name: f for o in outputs.values() for f in o.figures}
     tables = {t.stem: t for o in outputs.values() for t in o.tables}
     texts = {k: v for o in outputs.values() for k, v in o.texts.items()}
@@ -68,7 +70,7 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
             files[f"text/{name}.txt"] = (texts[name] + "\n").encode("utf-8")
         elif name in tables:
             t = tables[name]
-            files[f"tables/{name}.csv"] = publish.csv_bytes(t.columns, t.rows)
+            files[f"tables/{name}.csv"] = publish.table_files(t)[f"{t.stem}.csv"]  # the site's own bytes
     drawn = figures_mod.render_all([figures[n] for n in required if n in figures], config.root / CACHE_DIR / "figures")
     for name, r in drawn.items():
         files[f"figures/{name}.svg"] = r.svg.encode("utf-8")

@@ -177,13 +177,25 @@ def _remove_empty(dirs: list[Path]) -> None:
 TABLE_SUFFIXES = (".csv", ".json")
 
 
+SYNTHETIC_COLUMN = "synthetic"  # the last column of every download of a synthetic family's data
+
+
 def table_files(table) -> dict[str, bytes]:
-    """A table's downloads, by file name: the one encoding that builds write and verify checks."""
-    return {
-        f"{table.stem}.csv": csv_bytes(table.columns, table.rows),
-        f"{table.stem}.json": json_bytes({"title": table.title, "columns": table.columns,
-                                          "rows": [dict(zip(table.columns, r)) for r in table.rows], "sources": table.sources}),
-    }
+    """A table's downloads, by file name: the one encoding that builds write and verify checks.
+    A synthetic family's carry the marker: a last CSV column `synthetic` (true on every row),
+    and `"synthetic": true` in the JSON."""
+    doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in table.rows],
+           "sources": table.sources}
+    if getattr(table, "synthetic", False):
+        doc["synthetic"] = True
+    return {f"{table.stem}.csv": _marked_csv(table.columns, table.rows, getattr(table, "synthetic", False)),
+            f"{table.stem}.json": json_bytes(doc)}
+
+
+def _marked_csv(columns: list[str], rows: list[tuple], synthetic: bool) -> bytes:
+    if not synthetic:
+        return csv_bytes(columns, rows)
+    return csv_bytes([*columns, SYNTHETIC_COLUMN], [(*r, True) for r in rows])
 
 
 # The files a figure is published as, beside the page that shows it: <name><suffix>.
@@ -192,7 +204,7 @@ FIGURE_SUFFIXES = (".svg", ".png", ".vl.json", ".csv")
 
 def figure_data_csv(fig) -> bytes:
     """The data behind a figure, as published beside it."""
-    return csv_bytes(fig.columns, [tuple(d[c] for c in fig.columns) for d in fig.data])
+    return _marked_csv(fig.columns, [tuple(d[c] for c in fig.columns) for d in fig.data], fig.synthetic_note is not None)
 
 
 PLAIN_PATH = "an output path of plain segments (none empty, '.' or '..')"

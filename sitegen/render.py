@@ -386,6 +386,11 @@ class Sentences:
         return lambda *args, **kwargs: " ".join(str(macro(*args, **kwargs)).split())
 
 
+def synthetic_note() -> str:
+    """The words a synthetic family's figures carry (the theme's sentences.txt)."""
+    return sentences(THEME_TEMPLATES, "sentences.txt").synthetic_note()
+
+
 def sentences(template_dir: str | Path, name: str) -> Sentences:
     """The Sentences of template NAME (say "canonic/sentences.txt") in a family's template
     folder, with the page environment's number filters (fmt, fmt1, thousands, pct, words)."""

@@ -28,10 +28,10 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import numbers, publish
+from sitegen import numbers, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
-from sitegen.families import declared, for_site, installed
+from sitegen.families import declared, for_site, installed, published
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"
@@ -136,7 +136,7 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     from sitegen.build import _compute  # the same computation a build runs
 
     results = _compute(config, inputs)
-    outputs = {fid: site[fid].outputs(results[fid]) for fid in families}
+    outputs = {fid: published(site[fid], results[fid], render.synthetic_note) for fid in families}
     try:
         numbers.check_finite(outputs)  # a number that is not finite is published the same twice
     except InputError as e:

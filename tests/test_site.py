@@ -270,9 +270,10 @@ def test_canonic_home_lists_each_board_with_the_rows_tied_for_first(built_site, 
 
 def test_canonic_home_exclusion_table_matches_recount(built_site, ref):
     header, rows = read_csv(built_site.out / "canonic/exclusions.csv")
+    assert header[-1] == "synthetic" and {r["synthetic"] for r in rows} == {"True"}  # the demo's data is synthetic
     totals = Counter()
     for row in rows:
-        for col in header[2:]:
+        for col in header[2:-1]:
             totals[col.replace("_", " ")] += int(row[col])
     assert {k: v for k, v in totals.items() if v} == dict(ref.status)
 
@@ -384,7 +385,7 @@ def test_figure_3_rows_follow_the_sitcom_board_and_figure_2b_runs_from_most_excl
     drawn = row_labels(diag["figure-3"]["svg"])
     assert drawn == [r["model_name"] for r in board if r["model_name"] in drawn] and len(drawn) >= 10
     _, cells = read_csv(out / "canonic/exclusions-by-model.csv")
-    excluded = {r["model_name"]: sum(int(v) for k, v in r.items() if k not in ("model", "model_name", "counted")) for r in cells}
+    excluded = {r["model_name"]: sum(int(v) for k, v in r.items() if k not in ("model", "model_name", "counted", "synthetic")) for r in cells}
     bars = [label.rsplit(" (", 1)[0] for label in row_labels(ver["figure-2-models"]["svg"])]
     assert sorted(bars) == sorted(excluded)
     totals = [excluded[b] for b in bars]
@@ -668,3 +669,25 @@ def test_untrusted_text_is_escaped_everywhere(site_copy, tmp_path):
     # the data downloads carry the name as data, unmangled
     _, rows = read_csv(out / f"canonic/{sweep['domains'][0]['id']}/board.csv")
     assert evil_name in [r["model_name"] for r in rows]
+
+
+def test_every_download_of_synthetic_data_says_so(built_site):
+    """A table's CSV (a last column `synthetic`) and JSON (`"synthetic": true`), a figure's data
+    CSV, SVG and PNG (the note drawn in): a file passed on without its page still says it."""
+    manifest = json.loads((built_site.out / "manifest.json").read_text(encoding="utf-8"))
+    note = "Synthetic demo data: no real model was evaluated."
+    kinds = Counter()
+    for name, art in manifest["artifacts"].items():
+        for rel in art["files"]:
+            data = (built_site.out / rel).read_bytes()
+            if rel.endswith(".csv"):
+                header, rows = read_csv(built_site.out / rel)
+                assert header[-1] == "synthetic" and all(r["synthetic"] == "True" for r in rows), rel
+            elif rel.endswith(".vl.json"):
+                assert note in json.dumps(json.loads(data)["title"]), rel
+            elif rel.endswith(".json"):
+                assert json.loads(data)["synthetic"] is True, rel
+            elif rel.endswith(".svg"):
+                assert note in data.decode("utf-8"), rel
+            kinds[rel.rsplit(".", 1)[-1]] += 1
+    assert kinds["csv"] and kinds["json"] and kinds["svg"] and kinds["png"]

@@ -18,7 +18,7 @@ a team ships its family as a package of its own and names it in `[tool.sitegen] 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
@@ -35,6 +35,9 @@ class Table:
     rows: list[tuple]
     sources: dict[str, str]  # artifact file -> SHA-256 it was computed from
     computation: str  # the name of the computation that produced it (recorded in the manifest)
+    # Set by published() for a family whose data is synthetic: the downloads say so (a CSV
+    # column `synthetic`, a JSON key), so a file passed on without its page still does.
+    synthetic: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class Figure:
     # figures.figure_key(), when already known: a family's figures taken from the build cache
     # carry it, with `draw` a reference by name (incremental.DrawRef), so nothing is imported.
     key: str | None = None
+    # Set by published() for a family whose data is synthetic: the note drawn into the SVG and
+    # PNG (and the data CSV's `synthetic` column), part of the figure's cache key.
+    synthetic_note: str | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -174,6 +180,18 @@ class Registered:
         if name.startswith("__"):  # copy, pickle and dataclass machinery: not the family's
             raise AttributeError(name)
         return getattr(_import(self.module), name)
+
+
+def published(family: "Family", results: Any, note: Callable[[], str]) -> Outputs:
+    """The family's Outputs as the site publishes them: those of a family whose summary says
+    its data is synthetic have every table and figure marked, so each download carries the
+    marker as every page does. NOTE gives the words drawn into a figure (the theme's)."""
+    o = family.outputs(results)
+    if not o.summary.get("synthetic"):
+        return o
+    words = note()
+    return replace(o, tables=[replace(t, synthetic=True) for t in o.tables],
+                   figures=[replace(f, synthetic_note=words) for f in o.figures])
 
 
 def template_dirs(families) -> list[Path]:
