@@ -9,7 +9,9 @@ Every expected value is computed here from the raw artifact, never taken from th
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import re
 from collections import Counter
@@ -20,8 +22,9 @@ from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
 
-from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep, ref_status,
-                      ref_fingerprint, ref_ladders, reference, rewrite_cell_line, run_cli, where, write_freeze, write_sweep)
+from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep,
+                      ref_fingerprint, ref_ladders, ref_probes, ref_status, reference, rewrite_cell_line, run_cli, where,
+                      write_freeze, write_sweep)
 
 
 @pytest.fixture
@@ -369,3 +372,33 @@ def test_the_contamination_split_per_show_is_recomputed(built_site, ref):
         a, b = g["novel"], g["canonical-anchored"]
         assert (rows[show]["n_novel"], rows[show]["n_canonical"]) == (len(a), len(b))
         assert rows[show]["difference"] == pytest.approx(sum(a) / len(a) - sum(b) / len(b), abs=1e-9)
+
+
+def test_figure_2c_draws_every_probe_against_its_frozen_maximum(built_site, ref):
+    probes = ref_probes(built_site.root, ref.sweep)
+    rows = list(csv.DictReader(io.StringIO((built_site.out / "canonic/figure-2-probes.csv").read_text())))
+    assert [r["probe_id"] for r in rows] == [p.id for p in probes]
+    for r, p in zip(rows, probes):
+        assert float(r["score"]) == pytest.approx(p.score, abs=1e-9) and float(r["max_score"]) == p.max_score
+        assert r["caught"] == str(p.caught) and r["verdict"] == ("caught" if p.caught else "not caught")
+    assert 'id="figure-2-probes"' in page(built_site.out, "canonic/verification/index.html")
+
+
+def test_each_models_sitcom_dimensions_by_format_are_recomputed(built_site, ref):
+    """Format against voice, model by model: each model's mean anchor per show format and
+    dimension, over both judges' standard scores of its counted sitcom cells."""
+    shows = {s["id"]: s["format"] for s in ref.sweep["shows"]}
+    show_of = {t["id"]: t["show"] for t in ref.sweep["tasks"]}
+    want: dict[tuple[str, str, str], list[float]] = {}
+    for c in read_cells(built_site.root):
+        show = show_of[c["task"]]
+        if show is None or ref_status(c) != "counted":
+            continue
+        for j in (j for j in c["judgments"] if j["prompt"] == "standard"):
+            for dim, a in j["anchors"].items():
+                want.setdefault((c["model"], shows[show], dim), []).append(a)
+    rows = json.loads((built_site.out / "canonic/model-dimensions.json").read_text())["rows"]
+    assert len(rows) == len(want)
+    for r in rows:
+        values = want[(r["model"], r["format"], r["dimension"])]
+        assert (r["judgments"], r["mean_anchor"]) == (len(values), pytest.approx(sum(values) / len(values), abs=1e-12))
