@@ -133,15 +133,15 @@ def _target(out: Path, page: Path, href: str) -> tuple[Path, str]:
 
 def test_board_rows_link_to_what_stands_behind_the_score(built_site):
     out = built_site.out
-    # Canonic: the domain's score ladders, whose rungs are the models' outputs on its tasks
+    # Canonic: the row's own cells, each with its judges' anchors and rationales
     for b in built_site.results.boards:
         page = out / f"canonic/{b.domain}/index.html"
         links = _board_row_links(page.read_text(encoding="utf-8"))
         assert len(links) == len(b.rows)
-        for href in links.values():
-            target, frag = _target(out, page, href)
-            assert target == out / "canonic/ladders/index.html" and frag == b.domain
-            assert f'id="{frag}"' in target.read_text(encoding="utf-8")
+        for r, href in zip(b.rows, links.values()):
+            target, _frag = _target(out, page, href)
+            assert target == out / f"canonic/{b.domain}/cells/{r.model}/index.html"
+            assert f"<h1>{html.escape(r.name)} on {html.escape(b.name)}: every cell</h1>" in target.read_text(encoding="utf-8")
     # ChronicleBench: the entrant's first run on the board's arm, in the runs table
     runs = list(csv.DictReader(io.StringIO((out / "chronicle/runs.csv").read_text(encoding="utf-8"))))
     checked = 0
