@@ -248,6 +248,8 @@ def test_a_tuning_label_that_gives_a_model_away_or_a_mapping_released_before_the
     dev["models"][0]["label"] = "The " + sweep["models"][3]["name"] + " one"
     dev["models"][1]["model"] = "nobody/unpinned"
     dev["released_at"] = "2026-01-01T00:00:00Z"
+    assert "meta" in {m["family"] for m in sweep["models"]}
+    dev["models"][2]["label"] = "Metalwork"  # a house's name inside a word gives nothing away
     write_sweep(site_copy, sweep)
     found = sorted(where(p) for p in problems_of(site_copy))
     assert found == [f"{SWEEP_REL} $.development.models[0].label", f"{SWEEP_REL} $.development.models[1].model",

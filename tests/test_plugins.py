@@ -107,7 +107,7 @@ def test_a_family_from_another_package_builds_its_pages_from_its_own_templates(t
     assert r.returncode == 0, r.stderr
     page = (site / "_site" / "tiny" / "index.html").read_text(encoding="utf-8")
     assert "<li>model-a: 70.25</li><li>model-b: 61.5</li>" in page
-    assert (site / "_site" / "tiny" / "board.csv").read_text(encoding="utf-8").splitlines()[:2] == ["model,score", "model-a,70.25"]
+    assert (site / "_site" / "tiny" / "board.csv").read_text(encoding="utf-8").splitlines()[:2] == ["model,score,synthetic", "model-a,70.25,True"]  # it says its data is synthetic
     assert (site / "_site" / "raw" / "data" / "tiny" / "scores.json").is_file()
     assert 'href="tiny/' in (site / "_site" / "index.html").read_text(encoding="utf-8")
     # The site's own templates/ come first: a template of the same name overrides the plug-in's.

@@ -12,6 +12,7 @@ Order of checks, each on what the previous one let through:
 from __future__ import annotations
 
 import os
+import re
 import sys
 from functools import partial
 from dataclasses import dataclass
@@ -253,7 +254,8 @@ def _development_problems(s: SweepFile) -> list[Problem]:
     for i, x in enumerate(dev.models):
         if x.model not in pinned:
             out.append(Problem(f, None, f"$.development.models[{i}].model", "a model pinned in this sweep", short_repr(x.model)))
-        told = [w for w in giveaways if w in x.label.casefold()]
+        # whole words only: "Metalwork" is a fine label even though a house is called meta
+        told = [w for w in giveaways if re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", x.label.casefold())]
         if told:
             out.append(Problem(f, None, f"$.development.models[{i}].label", "a neutral label (naming no model, id or house)",
                                f"{short_repr(x.label)}, which contains {told[0]!r}"))
