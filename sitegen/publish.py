@@ -186,9 +186,9 @@ def table_files(table) -> dict[str, bytes]:
     and `"synthetic": true` in the JSON."""
     doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in table.rows],
            "sources": table.sources}
-    if getattr(table, "synthetic", False):
+    if table.synthetic:
         doc["synthetic"] = True
-    return {f"{table.stem}.csv": _marked_csv(table.columns, table.rows, getattr(table, "synthetic", False)),
+    return {f"{table.stem}.csv": _marked_csv(table.columns, table.rows, table.synthetic),
             f"{table.stem}.json": json_bytes(doc)}
 
 

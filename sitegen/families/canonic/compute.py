@@ -172,16 +172,13 @@ def _worked_example(db, inp: CanonicInput, boards: list[Board]) -> WorkedExample
     s = inp.sweep
     rubric = next(d.rubric for d in s.domains if d.id == domain)
     judge_names = {j.id: j.name for j in s.judges}
-    chosen: dict[str, dict[str, float]] = {}
-    for judge, dimension, anchor in cstore.cell_anchors(db, model, task):
-        chosen.setdefault(judge, {})[dimension] = anchor
-    rationales = {judge: why for judge, (_anchors, why) in cstore.standard_scores(db, [(model, task)])[(model, task)].items()}
+    scored = cstore.standard_scores(db, [(model, task)])[(model, task)]  # judge -> (anchors, rationale)
     judges = []
     for judge in (j.id for j in s.judges):
-        anchors = chosen[judge]
+        anchors, rationale = scored[judge]
         terms = [(d.id, d.weight, anchors[d.id], 100.0 * d.weight * anchors[d.id]) for d in rubric.dimensions]
         judges.append({"id": judge, "name": judge_names[judge], "terms": terms, "score": weighted_score(rubric, anchors),
-                       "rationale": rationales[judge]})
+                       "rationale": rationale})
     row = next(r for b in boards if b.domain == domain for r in b.rows if r.model == model)
     return WorkedExample(
         model=model, model_name=next(m.name for m in s.models if m.id == model), task=task, domain=domain,

@@ -9,9 +9,11 @@ from collections import defaultdict
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.sentences import SENTENCES
+from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.task_pages import task_path
 from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
 
+GENERATION_FAILURE = REASONS[0]  # the status of a cell whose output and retry both failed
 COLUMNS = ["model", "domain", "task", "status", "task_score", "judge", "prompt", "outcome", "dimension", "anchor",
            "judge_weighted_score", "rationale"]
 
@@ -46,8 +48,6 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         cells[(model, domain)].append((task, status, score))
     domains = {d.id: d for d in s.domains}
     judge_name = {j.id: j.name for j in s.judges}
-    gen_failed = {(m, t) for m, t, st in zip(*(res.input.tables["cells"].column(c).to_pylist() for c in ("model", "task", "gen_status")))
-                  if st == "failed"}
     for b in res.boards:
         rubric = domains[b.domain].rubric
         for r in b.rows:
@@ -57,13 +57,13 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
                     dims = [(d.id, c["anchors"][d.id]) for d in rubric.dimensions] if c["anchors"] else [(None, None)]
                     rows += [(r.model, b.domain, task, status, score, c["judge"], c["prompt"], c["outcome"], dim, value,
                               c["weighted"], c["rationale"]) for dim, value in dims]
-                if (r.model, task) in gen_failed:
+                if status == GENERATION_FAILURE:  # never judged: one row says so
                     rows.append((r.model, b.domain, task, status, score, None, None, None, None, None, None, None))
             stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
             out.tables.append(Table(stem, SENTENCES.table_row_cells(b, r), COLUMNS, rows, sources, "canonic.cells"))
             out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), {
                 **common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
-                "cells": [(task, status, score, calls.get((r.model, task), []), (r.model, task) in gen_failed)
+                "cells": [(task, status, score, calls.get((r.model, task), []), status == GENERATION_FAILURE)
                           for task, status, score in cells[(r.model, b.domain)]],
                 "task_path": task_path, "stem": stem,
             }))

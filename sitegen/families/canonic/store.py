@@ -119,15 +119,6 @@ def first_counted_cell(db) -> tuple | None:
     return found[0] if found else None
 
 
-def cell_anchors(db, model: str, task: str) -> list[tuple]:
-    """(judge, dimension, anchor) of the standard-prompt scores of one cell."""
-    return store.rows(db, """
-        SELECT a.judge, a.dimension, a.anchor FROM anchors a
-        JOIN judgments j ON j.model = a.model AND j.task = a.task AND j.seq = a.seq
-        WHERE a.model = ? AND a.task = ? AND j.prompt = 'standard'
-        ORDER BY a.seq, a.dimension""", [model, task])
-
-
 def exclusions_by_model(db) -> list[tuple]:
     """(model, status, cells) for every model and status present, in roster order."""
     return store.rows(db, """
