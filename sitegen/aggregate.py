@@ -42,6 +42,28 @@ def find_aggregate_keys(value: Any, loc: tuple = ()) -> Iterator[tuple]:
                 yield from find_aggregate_keys(v, loc + (i,))
 
 
+def has_aggregate_key(value: Any) -> bool:
+    """Whether find_aggregate_keys(value) finds anything: the same search without building a
+    location for every container (a site's JSON downloads are megabytes of rows)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if any(map(is_aggregate_key, map(str, v))):
+                return True
+            inside = v.values()
+        else:
+            inside = v
+        for x in inside:
+            t = type(x)
+            if t is dict or t is list or (t not in _SCALARS and isinstance(x, (dict, list))):
+                stack.append(x)
+    return False
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 # What a _TEXT_FIELD match starts with, lower-cased. Under re.IGNORECASE each of these letters
 # matches only its own ASCII upper and lower case, so a match can start only where the
 # lower-cased text starts with one of them. ("cross" is cut to "cro": IGNORECASE also lets 's'

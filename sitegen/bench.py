@@ -54,6 +54,8 @@ def _site(repo: Path, dest: Path, scale: int) -> Path:
     dest.mkdir(parents=True)
     for part in SITE_PARTS:
         src = repo / part
+        if not src.exists():  # a site needs no templates/ or assets/ of its own
+            continue
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, dest / part)
     shutil.copytree(repo / "data", dest / "data")
     if scale > 1:  # the Canonic artifact grows; the other families' demo data stays as it is

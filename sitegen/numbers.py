@@ -74,8 +74,9 @@ def _problems(fid: str, o) -> Iterator[Problem]:
     # Pages share their family's results (and its tables): each object is read once.
     seen = {id(x) for x in (*o.tables, *o.figures)}
     contexts = [(p.path, p.context) for p in o.pages] + [(name, ctx) for name, (_tpl, ctx) in o.fragments.items()]
+    named: set[int] = set()
     for where, ctx in contexts:
-        for path, v in _floats(ctx, "", seen):
+        for path, v in _floats(ctx, "", seen, named):
             yield _problem(every, f"{short_repr(v)} in what {fid} gives {where} to show ({path.lstrip('.')})")
 
 
@@ -87,25 +88,86 @@ def _bad(v: Any) -> bool:
     return isinstance(v, float) and not math.isfinite(v)
 
 
-def _floats(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, float]]:
+def _floats(value: Any, path: str, seen: set[int], named: set[int]) -> Iterator[tuple[str, float]]:
     """Every non-finite float reachable from `value` through dicts, lists, tuples and
-    dataclasses. Validated input records (pydantic models) are not entered: their contracts
-    refuse infinities and NaN."""
+    dataclasses, with its path, except below what `seen` holds (searched already, from an
+    earlier context) or `named` (reported already: a value shared by several contexts is reported
+at the first). Validated input
+    records (pydantic models) are not entered: their contracts refuse infinities and NaN."""
+    # A page context holds hundreds of thousands of values and none is bad on a build that
+    # succeeds: the search names no path until it has found a bad number below it.
+    if _has_bad(value, seen):
+        yield from _named(value, path, named)
+
+
+_LEAVES = (str, bytes, int, bool, type(None))
+
+
+def _containers(value: Any) -> Iterator[Any] | None:
+    """The values directly inside `value` (None when it is searched no deeper)."""
+    if isinstance(value, dict):
+        return iter(value.values())
+    if isinstance(value, (list, tuple)):
+        return iter(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (getattr(value, f.name) for f in dataclasses.fields(value))
+    return None
+
+
+def _enterable(value: Any) -> bool:
+    return not (isinstance(value, _LEAVES) or callable(value) or hasattr(type(value), "model_fields"))
+
+
+def _has_bad(value: Any, seen: set[int]) -> bool:
+    """Whether a non-finite float is reachable from `value` (an explicit stack: contexts nest
+    deeper than recursion should go, and a call per value is the cost)."""
+    stack = [value]
+    isfinite, leaves = math.isfinite, _LEAF_TYPES
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is float:
+            if not isfinite(v):
+                return True
+            continue
+        if t in leaves:
+            continue
+        if t is dict or t is list or t is tuple:
+            if id(v) not in seen:
+                seen.add(id(v))
+                stack.extend(v.values() if t is dict else v)
+            continue
+        if isinstance(v, float):  # a float's subclass (numpy's)
+            if not isfinite(v):
+                return True
+            continue
+        if not _enterable(v) or id(v) in seen:
+            continue
+        seen.add(id(v))
+        inside = _containers(v)
+        if inside is not None:
+            stack.extend(inside)
+    return False
+
+
+_LEAF_TYPES = frozenset({str, int, bool, bytes, type(None)})
+
+
+def _named(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, float]]:
+    """The bad floats below `value`, each with its path (only on the way to a failure)."""
     if isinstance(value, float):
         if not math.isfinite(value):
             yield path, value
         return
-    if isinstance(value, (str, bytes, int)) or value is None or callable(value) or hasattr(type(value), "model_fields"):
-        return
-    if id(value) in seen:
+    if not _enterable(value) or id(value) in seen:
         return
     seen.add(id(value))
     if isinstance(value, dict):
         for k, v in value.items():
-            yield from _floats(v, f"{path}[{short_repr(k)}]", seen)
+            yield from _named(v, f"{path}[{short_repr(k)}]", seen)
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            yield from _floats(v, f"{path}[{i}]", seen)
+            yield from _named(v, f"{path}[{i}]", seen)
     elif dataclasses.is_dataclass(value):
         for f in dataclasses.fields(value):
-            yield from _floats(getattr(value, f.name), f"{path}.{f.name}", seen)
+            yield from _named(getattr(value, f.name), f"{path}.{f.name}", seen)

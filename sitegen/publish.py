@@ -39,7 +39,7 @@ from pathlib import Path
 import orjson
 
 from sitegen import __version__
-from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, is_aggregate_key
+from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
 from sitegen.errors import BuildError, Problem
 from sitegen.load import INPUT_FOLDERS, sha256_bytes
 
@@ -287,7 +287,11 @@ class Writer:
         except OSError as exc:
             raise _unwritable(out_dir, exc) from None
         self.staging.chmod(DIR_MODE)
-        self._dirs: set[Path] = {self.staging}  # directories made so far, each with DIR_MODE
+        # Whether the umask takes bits from the modes: only then is a file or folder chmod'ed
+        # after it is made (a call per file that the usual umask, 022, makes a no-op).
+        self._masked = bool(_umask() & (FILE_MODE | DIR_MODE))
+        self._previous = self.out_dir.is_dir()  # a rebuild: unchanged files are linked
+        self._dirs: set[str] = {str(self.staging)}  # directories made so far, each with DIR_MODE
         self.files: dict[str, str] = {}  # output path -> SHA-256
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
 
@@ -297,15 +301,25 @@ class Writer:
         if rel in self.files:
             raise BuildError(f"two outputs claim the same file: {rel}")
         _check_no_aggregate(rel, data)
-        target = self.staging / rel
-        self._make_dir(target.parent)
-        if not self._link_unchanged(rel, data, target):
-            target.write_bytes(data)
-        target.chmod(FILE_MODE)
+        target = f"{self.staging}/{rel}"
+        self._make_dir(os.path.dirname(target))
+        if not (self._previous and self._link_unchanged(rel, data, target)):
+            # O_EXCL: a path is written once, and never through a link someone placed there
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+            try:
+                if self._masked:
+                    os.fchmod(fd, FILE_MODE)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+        else:  # a link shares the previous file's mode, whatever someone set it to
+            os.chmod(target, FILE_MODE)
         self.files[rel] = sha256_bytes(data)
         self.sizes[rel] = len(data)
 
-    def _link_unchanged(self, rel: str, data: bytes, target: Path) -> bool:
+    def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
         """Hard-link target to the previous output's rel when its bytes are `data` (compared
         in full, never trusted from a manifest or a timestamp). False when there is none, it
         differs, or the filesystem cannot link."""
@@ -319,13 +333,17 @@ class Writer:
             return False
         return True
 
-    def _make_dir(self, d: Path) -> None:
+    def _make_dir(self, d: str) -> None:
         """mkdir -p with DIR_MODE whatever the umask (mkdir's own mode is masked by it)."""
         if d in self._dirs:
             return
-        self._make_dir(d.parent)
-        d.mkdir(exist_ok=True)
-        d.chmod(DIR_MODE)
+        self._make_dir(os.path.dirname(d))
+        try:
+            os.mkdir(d, DIR_MODE)
+        except FileExistsError:
+            pass
+        if self._masked:
+            os.chmod(d, DIR_MODE)
         self._dirs.add(d)
 
     def write_text(self, rel: str, text: str) -> None:
@@ -353,6 +371,21 @@ class Writer:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the kernel tells it (Linux), since
+    setting it to read it back races with any thread creating a file meanwhile."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
 def _leftovers(parent: Path, prefix: str, name: str, suffix: str) -> list[Path]:
     """The directories in parent named exactly <prefix><name><suffix>, in name order."""
     pattern = re.compile(re.escape(prefix + name) + suffix)
@@ -373,7 +406,8 @@ def _check_no_aggregate(rel: str, data: bytes) -> None:
     """The last door of the no-overall-score rule: nothing written may carry such a field."""
     if rel.endswith(".json"):
         # A raw record is published byte for byte, with the byte-order mark its reader allowed.
-        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(orjson.loads(data.removeprefix(codecs.BOM_UTF8)))]
+        value = orjson.loads(data.removeprefix(codecs.BOM_UTF8))
+        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(value)] if has_aggregate_key(value) else []
     elif rel.endswith(".csv"):
         header = data.split(b"\n", 1)[0].decode("utf-8")
         found = [col for col in header.split(",") if is_aggregate_key(col)]
