@@ -35,7 +35,7 @@ MAP_OBJECTS: dict[str, set[str]] = {
     "data/chronicle/cohort.json": {"$.profiles[*].weights"},
     "data/chronicle/runs.jsonl": {"$.windows[*].runs[*].dimensions", "$.calls[*].params"},
     "data/chronicle/reference.jsonl": {"$.windows[*].runs[*].dimensions"},
-    "data/nextchapter/calls.jsonl": {"$.candidate.craft", "$.reference.craft", "$.author"},
+    "data/nextchapter/calls.jsonl": {"$.candidate.scores", "$.reference.scores", "$.author.scores"},
 }
 
 # Fields that name something defined elsewhere (in the same file or another of the family),
@@ -58,8 +58,10 @@ DANGLING: dict[str, dict[str, Any]] = {
     "data/chronicle/reference.jsonl": {"$.profile": "no-such-profile"},
     "data/chronicle/freeze.json": {"$.items[*].id": "protocol-no-such-version"},
     "data/nextchapter/run.json": {"$.reference.model": "no-such/model", "$.audition.chosen": "no-such/judge",
-                                  "$.audition.correlations[*].a": "no-such/judge",
-                                  "$.audition.leniency[*].judge": "no-such/judge"},
+                                  "$.audition.readings[*].judge": "no-such/judge", "$.audition.readings[*].item": "no-such-item",
+                                  "$.audition.readings[*].writer": "no-such/writer",
+                                  "$.earlier_panel.marks[*].judge": "no-such/judge", "$.earlier_panel.marks[*].model": "no-such/model",
+                                  "$.models[*].starting_effort": "minimal"},
     "data/nextchapter/chapters.jsonl": {"$.model": "no-such/model", "$.item": "no-such-item"},
     "data/nextchapter/calls.jsonl": {"$.model": "no-such/model", "$.item": "no-such-item"},
     **{f"data/vignette/{sweep}": {"$.model": "no-such/model", "$.prompt": "no-such-prompt", "$.judgments[*].judge": "no-such-judge"}

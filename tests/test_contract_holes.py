@@ -1,9 +1,11 @@
 """Contract holes the mutation corpus found in NextChapterBench and ChronicleBench, one test
 each: a value that is well-formed but wrong is rejected at its own file, line and JSON path.
 
-NextChapterBench: the judge audition names only its own candidates, chose the run's judge,
-has at least one correlation and one leniency result, and bounds a leniency offset to the
-0-100 scale. ChronicleBench: a run's calls are numbered 1..n in order, and a v1.1 reference
+NextChapterBench: the judge audition chose the run's judge from its own candidates, and every
+candidate read the same chapters (the real author's among them) once; the earlier panel's marks
+lie on its scale; a model starts at one of its settings; a call shows the candidate and the
+reference once each, and reads the author on five dimensions; only a chapter's last attempt is
+a chapter. ChronicleBench: a run's calls are numbered 1..n in order, and a v1.1 reference
 novel lies within the eligibility band (protocol section 7).
 
 Each test edits a private copy of the site and runs the family's load, which is where every
@@ -51,16 +53,10 @@ def test_the_demo_inputs_load_cleanly(site_copy):
 # --------------------------------------------------------------------------- NextChapterBench audition
 
 
-@pytest.mark.parametrize("path, edit", [
-    ("$.audition.chosen", lambda a: a.update(chosen="no-such/judge")),
-    ("$.audition.correlations[0].a", lambda a: a["correlations"][0].update(a="no-such/judge")),
-    ("$.audition.correlations[2].b", lambda a: a["correlations"][2].update(b="no-such/judge")),
-    ("$.audition.leniency[1].judge", lambda a: a["leniency"][1].update(judge="no-such/judge")),
-])
-def test_an_audition_naming_a_judge_it_did_not_audition_is_rejected(site_copy, path, edit):
-    edit_run(site_copy, edit)
+def test_an_audition_choosing_a_judge_it_did_not_audition_is_rejected(site_copy):
+    edit_run(site_copy, lambda a: a.update(chosen="no-such/judge"))
     assert problems(site_copy, "nextchapter") == [
-        f'{RUN_REL} {path}: expected a candidate of the audition ({CANDIDATES}); found "no-such/judge"']
+        f'{RUN_REL} $.audition.chosen: expected a candidate of the audition ({CANDIDATES}); found "no-such/judge"']
 
 
 def test_an_audition_choosing_a_candidate_other_than_the_runs_judge_is_rejected(site_copy):
@@ -69,31 +65,89 @@ def test_an_audition_choosing_a_candidate_other_than_the_runs_judge_is_rejected(
         f"{RUN_REL} $.audition.chosen: expected 'anthropic/claude-sonnet-5', the run's judge; found \"openai/gpt-5.6-sol\""]
 
 
-def test_a_correlation_of_a_candidate_with_itself_is_rejected(site_copy):
-    edit_run(site_copy, lambda a: a["correlations"][1].update(b=a["correlations"][1]["a"]))
-    assert problems(site_copy, "nextchapter") == [
-        f"{RUN_REL} $.audition.correlations[1]: expected two different candidates; found anthropic/claude-sonnet-5 with itself"]
-
-
-@pytest.mark.parametrize("table", ["correlations", "leniency"])
-def test_an_audition_without_results_is_rejected(site_copy, table):
-    edit_run(site_copy, lambda a: a.update({table: []}))
-    (p,) = problems(site_copy, "nextchapter")
-    assert p.startswith(f"{RUN_REL} $.audition.{table}: expected ")
-    assert "at least 1 item" in p and p.endswith("found an empty list")
-
-
-@pytest.mark.parametrize("offset, ok", [(1e9, False), (-100.5, False), (100, True), (-100, True)])
-def test_a_leniency_offset_lies_on_the_score_scale(site_copy, offset, ok):
-    edit_run(site_copy, lambda a: a["leniency"][0].update(offset=offset))
+@pytest.mark.parametrize("field, what", [("judge", "judges"), ("item", "items"), ("writer", "writers")])
+def test_an_audition_reading_of_something_the_audition_does_not_declare_is_rejected(site_copy, field, what):
+    edit_run(site_copy, lambda a: a["readings"][3].update({field: "no-such/thing"}))
     got = problems(site_copy, "nextchapter")
-    if ok:
-        assert got == []
-    else:
-        (p,) = got
-        bound = "less than or equal to 100" if offset > 0 else "greater than or equal to -100"
-        assert p.startswith(f"{RUN_REL} $.audition.leniency[0].offset: expected ") and bound in p
-        assert p.endswith(f"found {offset!r}")
+    assert f'{RUN_REL} $.audition.readings[3].{field}: expected one of the audition\'s {what}; found "no-such/thing"' in got
+    # the chapter it read is now missing from that candidate's readings: said too, at the candidate
+    assert all(p.startswith(f"{RUN_REL} $.audition.") for p in got)
+
+
+def test_a_candidate_that_did_not_read_every_chapter_is_rejected(site_copy):
+    run = edit_run(site_copy, lambda a: a["readings"].pop(0))
+    judge = run["audition"]["candidates"][0]["id"]
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{RUN_REL} $.audition.candidates[0]: expected a reading of every chapter another candidate read; "
+                        f"found {judge} did not read 1: ")
+
+
+def test_a_chapter_read_twice_by_one_candidate_is_rejected(site_copy):
+    edit_run(site_copy, lambda a: a["readings"].append(dict(a["readings"][0])))
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{RUN_REL} $.audition.readings[")
+    assert "expected each chapter read once by each candidate" in p
+
+
+def test_an_audition_without_the_real_author_is_rejected(site_copy):
+    def drop_author(a):
+        a["writers"] = [w for w in a["writers"] if w["id"] != "author"]
+        a["readings"] = [r for r in a["readings"] if r["writer"] != "author"]
+    edit_run(site_copy, drop_author)
+    got = problems(site_copy, "nextchapter")
+    assert f"{RUN_REL} $.audition.writers: expected the real author among the writers (id 'author'); found none" in got
+    assert any("expected the real author's chapter read on every audition item" in p for p in got)
+
+
+def edit_run_doc(root: Path, edit) -> dict:
+    run = read_json(root, RUN_REL)
+    edit(run)
+    write_json(root, RUN_REL, run)
+    return run
+
+
+def test_an_earlier_panel_mark_off_its_scale_or_by_an_unknown_judge_is_rejected(site_copy):
+    def edit(run):
+        run["earlier_panel"]["marks"][0]["mark"] = 6
+        run["earlier_panel"]["marks"][1]["judge"] = "no-such/judge"
+    edit_run_doc(site_copy, edit)
+    got = problems(site_copy, "nextchapter")
+    assert any(p.startswith(f"{RUN_REL} $.earlier_panel: expected ") and "marks from 1 to scale_max (5), found 6" in p for p in got), got
+
+
+def test_an_earlier_panel_mark_by_an_unknown_judge_is_rejected(site_copy):
+    edit_run_doc(site_copy, lambda run: run["earlier_panel"]["marks"][1].update(judge="no-such/judge"))
+    assert problems(site_copy, "nextchapter") == [
+        f'{RUN_REL} $.earlier_panel.marks[1].judge: expected one of the panel\'s judges; found "no-such/judge"']
+
+
+def test_a_starting_effort_that_is_not_one_of_the_models_settings_is_rejected(site_copy):
+    edit_run_doc(site_copy, lambda run: run["models"][0].update(starting_effort="minimal"))
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{RUN_REL} $.models[0]: expected ") and "starting_effort 'minimal' among the model's variants" in p
+
+
+CALLS_REL = "data/nextchapter/calls.jsonl"
+CHAPTERS_REL = "data/nextchapter/chapters.jsonl"
+
+
+@pytest.mark.parametrize("order", [["candidate", "candidate"], ["reference"], ["candidate", "reference", "author"]])
+def test_a_calls_order_must_show_the_candidate_and_the_reference_once_each(site_copy, order):
+    edit_line(site_copy, CALLS_REL, 1, lambda c: c.update(order=order))
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{CALLS_REL}:1 $.order: expected ")
+
+
+def test_an_author_reading_on_a_dimension_the_author_is_not_read_on_is_rejected(site_copy):
+    edit_line(site_copy, CALLS_REL, 1, lambda c: c["author"]["scores"].update(scene=80))
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{CALLS_REL}:1 $.author: expected ") and "the author's five dimensions" in p
+
+
+def test_only_the_last_attempt_of_a_chapter_may_be_a_chapter(site_copy):
+    edit_line(site_copy, CHAPTERS_REL, 1, lambda c: c.update(attempts=[{"outcome": "chapter", "reason": ""}] + c["attempts"]))
+    (p,) = problems(site_copy, "nextchapter")
+    assert p.startswith(f"{CHAPTERS_REL}:1 $: expected ") and "only the last attempt may be a chapter" in p
 
 
 # --------------------------------------------------------------------------- ChronicleBench

@@ -44,16 +44,19 @@ def my_compliance(call: dict, text: str) -> float:
     return 100 * passed / total
 
 
+def texts_of(raw: dict) -> dict[tuple, str]:
+    """(model, effort, item) -> the judged chapter's text (the last attempt's, when a chapter)."""
+    return {(c["model"], c["effort"], c["item"]): c["text"] for c in raw["chapters"] if c["attempts"][-1]["outcome"] == "chapter"}
+
+
 def test_every_headline_is_the_mean_and_standard_error_of_ten_items(built_site, raw):
-    texts = {(c["model"], c["effort"], c["item"], c["draft"]): c["text"] for c in raw["chapters"] if c["outcome"] == "chapter"}
+    texts = texts_of(raw)
     per: dict[tuple, dict[str, list[float]]] = {}
     for call in raw["calls"]:
-        if call["draft"] != 1:
-            continue
         key = (call["model"], call["effort"])
-        text = texts[(call["model"], call["effort"], call["item"], 1)]
+        text = texts[(call["model"], call["effort"], call["item"])]
         d = per.setdefault(key, {"craft": [], "compliance": []})
-        d["craft"].append(statistics.fmean(call["candidate"]["craft"][k] for k in CRAFT))
+        d["craft"].append(statistics.fmean(call["candidate"]["scores"][k] for k in CRAFT))
         refusal = re.match(r"\s*(I'm sorry|I am sorry|I can(?:no|'|’)t|I won't|I will not|I'm unable|I am unable|As an AI)\b", text, re.I)
         d["compliance"].append(0.0 if refusal else my_compliance(call, text))
     rows = list(csv.DictReader((built_site.out / "nextchapter/standings.csv").open(encoding="utf-8")))
@@ -85,8 +88,6 @@ def test_each_model_stands_on_its_best_complete_setting_with_the_others_beneath(
         for r in mine:
             assert r["marker"] == {"incomplete": "✳", "not-judged": "—"}.get(r["status"], "")
     assert any(r["marker"] == "✳" for r in rows) and any(r["marker"] == "—" for r in rows)
-    html = (built_site.out / "nextchapter/index.html").read_text(encoding="utf-8")
-    assert "<details><summary>Show every setting" in html  # works without JavaScript
 
 
 def test_the_planted_memorised_passage_is_the_only_one_flagged(built_site, raw):
@@ -100,9 +101,9 @@ def test_the_planted_memorised_passage_is_the_only_one_flagged(built_site, raw):
 
 
 def test_a_passed_check_whose_quotation_is_not_in_the_chapter_is_shown_as_a_fail(built_site, raw):
-    texts = {(c["model"], c["effort"], c["item"], c["draft"]): c["text"] for c in raw["chapters"] if c["outcome"] == "chapter"}
-    bogus = [(call, c) for call in raw["calls"] if call["draft"] == 1 for c in call["candidate_checks"]
-             if c["passed"] and c["quote"] and norm(c["quote"]) not in norm(texts[(call["model"], call["effort"], call["item"], 1)])]
+    texts = texts_of(raw)
+    bogus = [(call, c) for call in raw["calls"] for c in call["candidate_checks"]
+             if c["passed"] and c["quote"] and norm(c["quote"]) not in norm(texts[(call["model"], call["effort"], call["item"])])]
     assert bogus, "the demo plants passed checks whose quotation is not in the text"
     for call, _c in bogus:
         page = (built_site.out / f"nextchapter/items/{call['item']}/index.html").read_text(encoding="utf-8")
@@ -156,13 +157,17 @@ def test_effort_settings_are_listed_from_least_to_most_effort_everywhere(built_s
     standings = list(csv.DictReader((out / "nextchapter/standings.csv").open(encoding="utf-8")))
     chapters = list(csv.DictReader((out / "nextchapter/chapters.csv").open(encoding="utf-8")))
     html = (out / "nextchapter/index.html").read_text(encoding="utf-8")
-    unordered = [f"standings page: {efforts}" for ul in re.findall(r'<ul class="variants">(.*?)</ul>', html, re.S)
-                 if not in_effort_order(efforts := re.findall(r"<li>(\w+)", ul))]
+    # the standings page lists each model's settings as rows: headline first, then the others in order of effort
+    unordered = []
+    for body in re.findall(r'<tbody id="settings-[^"]+">(.*?)</tbody>', html, re.S):
+        efforts = re.findall(r'<span class="note">effort: (\w+)', body)
+        if not in_effort_order(efforts[1:]):
+            unordered.append(f"standings page: {efforts}")
     for model in declared:
         beneath = [r["effort"] for r in standings if r["model"] == model and r["shown_as"] == "beneath"]
         written = list(dict.fromkeys(r["effort"] for r in chapters if r["model"] == model))
         page = (out / f"nextchapter/models/{model}/index.html").read_text(encoding="utf-8")
-        listed = re.findall(r"<li>(\w+): ", page.split("</h1>", 1)[1].split("</ul>", 1)[0])
+        listed = re.findall(r"<li>(\w+)(?: [✳—])?: ", page.split("</h1>", 1)[1].split("</ul>", 1)[0])
         assert sorted(listed) == sorted(declared[model])
         unordered += [f"{where} of {model}: {efforts}" for where, efforts in
                       (("standings.csv", beneath), ("chapters.csv", written), ("model page", listed)) if not in_effort_order(efforts)]

@@ -16,7 +16,8 @@ from .conftest import visit
 
 # The board table of a page, as the reader sees it: each body row's id, its first cell (the rank)
 # and its row header's first line (the name).
-BOARD_ROWS = r"""() => [...document.querySelectorAll("table.board tbody tr")].map(tr => ({
+# The rows a reader sees on arrival (a model's other settings are rows shown only on request).
+BOARD_ROWS = r"""() => [...document.querySelectorAll("table.board tbody tr")].filter(tr => tr.getClientRects().length).map(tr => ({
   id: tr.id,
   rank: tr.cells[0].innerText.trim(),
   name: tr.querySelector("th").innerText.split("\n")[0].trim(),

@@ -169,7 +169,7 @@ def _record_filter(name: str | None, root: Path):
         tasks = set(firsts.values())
         return lambda rec: rec["task"] in tasks
     if name == "not-judged":
-        return lambda rec: rec.get("outcome") != "chapter"
+        return lambda rec: rec.get("attempts", [{}])[-1].get("outcome") != "chapter"
     raise AssertionError(f"unknown record filter {name!r}")
 
 

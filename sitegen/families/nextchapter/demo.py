@@ -5,20 +5,24 @@ Writes the family's artifact files under ``<root>/data/nextchapter/``:
 - ``run.json``        the run ``first`` (``RunFile``): the judge Sonnet 5, the frozen reference
   (Fable 5.1 at xhigh, written 2026-09-20), ten models from six houses with their effort
   variants (Fable 5.1 at low and Fable 5 at medium ``incomplete``: stopped on The Secret Garden by
-  the model's own content filter; Hy3 at medium ``not-judged``), the judge audition disclosure
-  and the memorisation threshold (30 words);
+  the model's own content filter; Hy3 at medium ``not-judged``) and the effort each was first run
+  at and why, the judge audition (three candidates' readings of the same chapters of two audition
+  items), the earlier three-judge panel's marks on its five-point scale, and the memorisation
+  threshold (30 words);
 - ``items.jsonl``     ten items sorted by id (``Item``), each from a public-domain novel: a
   source chapter, a divergent brief (beats, prohibitions, end state, word range), five hidden
   continuity traps whose facts occur verbatim in the source chapter, the frozen reference
   chapter with its SHA-256, and a stand-in for the author's real next chapter;
-- ``chapters.jsonl``  one line per (model, effort, item, draft) sorted by those keys
-  (``Chapter``): draft 1 of every judged or incomplete setting on every item, plus draft 2 of the
-  reference model's own entry (Fable 5.1 at xhigh) on all ten items, the generation-noise
-  measurement; the two incomplete settings record ``content-filter`` on The Secret Garden;
+- ``chapters.jsonl``  one line per (model, effort, item) sorted by those keys (``Chapter``): every
+  judged or incomplete setting on every item, each with its attempts and their tokens and cost;
+  the two incomplete settings record twelve ``content-filter`` attempts on The Secret Garden,
+  Fable 5.1 (xhigh) one output of tool-call markup regenerated, GLM 5.3 Flash three chapters cut
+  off before its output budget was doubled;
 - ``calls.jsonl``     one judge call per chapter that is a chapter, sorted by the same keys
-  (``Call``): eight craft readings of the candidate and of the frozen reference chapter, the
-  author's five readings, every compliance check with its quotation, the worst-flaw and
-  best-quality sentences.
+  (``Call``): the shuffled order the two continuations were shown in, the eight craft readings of
+  the candidate and of the frozen reference chapter and the author's five, each with its
+  worst-flaw and best-quality sentence, and every compliance check of both continuations with
+  its quotation.
 
 EVERYTHING HERE IS SYNTHETIC. The structure follows the NextChapterBench method page (seed 001);
 every text (source chapters, author's chapters, reference and candidate chapters) is assembled
@@ -50,10 +54,12 @@ difficulty, each model a fixed per-dimension profile; a chapter adds generation 
 the judge per-dimension noise. The frozen reference chapter has a true per-item profile and is
 re-read in every call with a per-call shift (SD 2.9) plus per-dimension noise (SD 1.5): the
 noise gauge. The authors sit near 90. Claude Opus 5 (high) and Fable 5.1 (xhigh) are made a tie:
-Fable's draft-1 readings are shifted by a whole number of points so that the two craft
+Opus's readings are shifted by a whole number of points so that the two craft
 headlines end within one point of each other, and their failed checks are of the same kinds on
-the same items. Fable 5.1 (xhigh) draft 2 is draft 1 plus a per-item generation change
-recentred to -1.3 points and clipped to +/-7.
+the same items. Fable 5.1 (xhigh) is the reference model: the frozen reference chapters are its
+first drafts, and its entry is a second draft, read in each call as that call's reading of the
+reference plus a per-item generation change recentred to -1.3 points and clipped to +/-7 (so
+generation noise is measured within the same calls).
 
 Run: ``python -m sitegen.families.nextchapter.demo [--root DIR]``.
 """
@@ -86,11 +92,13 @@ ALL_FILES = (RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE)
 
 DEMO_SEED = 20260915
 """The one seed (the reference chapters' freeze month). Streams: [seed, 0] design (model
-profiles, item difficulties, the reference's and authors' true readings, draft-2 changes),
+profiles, item difficulties, the reference's and authors' true readings, second-draft changes),
 [seed, 1, i, r] item i's texts (r = 0 source, 1 author's chapter, 2 reference chapter,
-3 the planted passage's position), [seed, 2, v, i, d] the text of setting v (in MODELS order) on
-item i, draft d, [seed, 3, v, i, d] that chapter's judge call, [seed, 4, v, i, d] its compliance
-plan. Each text and call draws from its own stream, so changing one never changes another."""
+3 the planted passage's position), [seed, 2, v, i, 1] the text of setting v (in MODELS order) on
+item i, [seed, 3, v, i, 1] that chapter's judge call, [seed, 4, v, i, 1] its compliance plan,
+[seed, 5, v, i] the order shown and the reference's and author's sentences in that call,
+[seed, 6, v, i] its tokens and cost, [seed, 7] the audition's readings, [seed, 8] the earlier
+panel's marks. Each text and call draws from its own stream, so changing one never changes another."""
 
 RUN_ID = "first"
 RUN_DATE = "2026-10-20"
@@ -103,10 +111,11 @@ REFERENCE = {"model": "fable/fable-5.1", "name": "Fable 5.1", "effort": "xhigh",
 REF_KEY = (REFERENCE["model"], REFERENCE["effort"])
 
 FILTER_ITEM = "secret-garden"
-FILTER_REASON = ("Stopped by the model's own output content filter on every one of twelve attempts at this "
-                 "setting; the likeliest cause is recitation of Burnett at low effort.")
-FILTER_NOTE = ("Could not complete every item: stopped on The Secret Garden by the model's own output content "
-               "filter on every one of twelve attempts, at this setting only. Shown for reference only.")
+FILTER_REASON = ("Stopped by the model's own output content filter, at this setting only. The chapter is the most "
+                 "memorised text in the corpus, and the likeliest explanation is that at this effort the model "
+                 "reproduces Burnett closely enough to trip a filter against recitation.")
+FILTER_ATTEMPTS = 12
+FILTER_NOTE = ("Stopped on The Secret Garden by the model's own output content filter, at this setting only.")
 
 # (id, name, house, [(effort, status, latent craft level, compliance pass rate, note)])
 MODELS = (
@@ -115,34 +124,33 @@ MODELS = (
         ("medium", "judged", 76.0, 0.92, ""),
         ("high", "judged", 76.5, 0.93, ""),
         ("xhigh", "judged", 79.5, 0.95,
-         ("The frozen reference chapters were written at this setting on 2026-09-20; this entry is a fresh draft, "
-          "written twice (draft 2 measures generation noise). One output of ten thousand words of tool-call markup "
-          "was treated like a timeout and regenerated; the replacement was judged.")),
+         ("The frozen reference chapters are this setting's first drafts, written on 2026-09-20; this entry is a "
+          "second draft of the same items, judged beside the first in the same calls.")),
     )),
     ("fable/fable-5", "Fable 5", "fable", (
         ("medium", "incomplete", 71.5, 0.87, FILTER_NOTE),
         ("high", "judged", 73.5, 0.90, ""),
     )),
     ("anthropic/claude-opus-5", "Claude Opus 5", "anthropic", (
-        ("high", "judged", 80.0, 0.95, "The command-line default."),
+        ("high", "judged", 80.0, 0.95, ""),
     )),
     ("openai/gpt-5.6-sol", "GPT-5.6 Sol", "openai", (
-        ("medium", "judged", 76.5, 0.92, "Codex's default."),
+        ("medium", "judged", 76.5, 0.92, ""),
         ("high", "judged", 77.0, 0.92, ""),
         ("xhigh", "judged", 76.6, 0.92, ""),
     )),
     ("openai/gpt-5.5", "GPT-5.5", "openai", (
-        ("medium", "judged", 73.0, 0.90, "Codex's default."),
+        ("medium", "judged", 73.0, 0.90, ""),
     )),
     ("openai/gpt-5.6-terra", "GPT-5.6 Terra", "openai", (
-        ("medium", "judged", 71.0, 0.88, ("Codex's default. Its refusal to write in Hemingway's voice was returned as "
-                                          "text, judged like any other chapter, and scores zero on compliance.")),
+        ("medium", "judged", 71.0, 0.88, ("Its refusal to write in Hemingway's voice was returned as text, judged like "
+                                          "any other chapter, and scores zero on compliance.")),
     )),
     ("google/gemini-3.5-pro", "Gemini 3.5 Pro", "google", (
-        ("default", "judged", 75.5, 0.90, "The effort baked into the model name."),
+        ("default", "judged", 75.5, 0.90, ""),
     )),
     ("google/gemini-3.5-flash", "Gemini 3.5 Flash", "google", (
-        ("default", "judged", 68.0, 0.85, "The effort baked into the model name."),
+        ("default", "judged", 68.0, 0.85, ""),
     )),
     ("z-ai/glm-5.3-flash", "GLM 5.3 Flash", "z-ai", (
         ("high", "judged", 64.0, 0.82, ("Run with twice the default output budget: it spends most of its budget "
@@ -153,37 +161,87 @@ MODELS = (
                                            "queued for a rerun with twice the default budget.")),
     )),
 )
+# The setting each model was first run at, and why that one.
+STARTING = {
+    "fable/fable-5.1": ("high", "its command-line default"),
+    "fable/fable-5": ("high", "its command-line default"),
+    "anthropic/claude-opus-5": ("high", "its command-line default"),
+    "openai/gpt-5.6-sol": ("medium", "Codex's default"),
+    "openai/gpt-5.5": ("medium", "Codex's default"),
+    "openai/gpt-5.6-terra": ("medium", "Codex's default"),
+    "google/gemini-3.5-pro": ("default", "the effort baked into its model name"),
+    "google/gemini-3.5-flash": ("default", "the effort baked into its model name"),
+    "z-ai/glm-5.3-flash": ("high", "its API default"),
+    "tencent/hy3": ("medium", "its API default"),
+}
 VARIANTS = tuple((m[0], v[0]) for m in MODELS for v in m[3])
 VARIANT_SPEC = {(m[0], v[0]): v for m in MODELS for v in m[3]}
 TIE = (("anthropic/claude-opus-5", "high"), REF_KEY)  # the two headlines made to tie
 TIE_TARGET = 0.5  # Opus ahead by this much, give or take half a point
 
-AUDITION = {
-    "candidates": [
-        JUDGE,
-        {"id": "openai/gpt-5.6-sol", "name": "GPT-5.6 Sol", "house": "openai"},
-        {"id": "google/gemini-3.1-pro", "name": "Gemini 3.1 Pro", "house": "google"},
-    ],
-    "correlations": [
-        {"a": "anthropic/claude-sonnet-5", "b": "openai/gpt-5.6-sol", "rho": 0.84},
-        {"a": "anthropic/claude-sonnet-5", "b": "google/gemini-3.1-pro", "rho": 0.73},
-        {"a": "openai/gpt-5.6-sol", "b": "google/gemini-3.1-pro", "rho": 0.75},
-    ],
-    "leniency": [
-        {"judge": "anthropic/claude-sonnet-5", "house": "anthropic", "offset": -7.5},
-        {"judge": "openai/gpt-5.6-sol", "house": "openai", "offset": 11.8},
-    ],
-    "chosen": "anthropic/claude-sonnet-5",
-    "reasons": (
-        "Sonnet 5 agreed most closely with the other two candidates (rank correlation 0.84 with GPT-5.6 Sol, "
-        "0.73 with Gemini 3.1 Pro, against 0.75 between those two); it placed the real author ahead of every "
-        "model on both audition items, where Gemini put Wilkie Collins at 74 and a model at 99; it used the "
-        "middle of the scale where Sol scored the authors at 98 and 99 and left no room above; and, relative to "
-        "the other two, it was 7.5 points harsher on Anthropic chapters, where Sol favoured OpenAI chapters by "
-        "11.8. All three put the same houses at the top. A single judge is a deliberate simplification, and its "
-        "house is disclosed: it is an Anthropic model, and Anthropic models lead the table."
-    ),
+CANDIDATES = (
+    JUDGE,
+    {"id": "openai/gpt-5.6-sol", "name": "GPT-5.6 Sol", "house": "openai"},
+    {"id": "google/gemini-3.1-pro", "name": "Gemini 3.1 Pro", "house": "google"},
+)
+AUDITION_ITEMS = (
+    {"id": "woman-in-white", "novel": "The Woman in White", "author": "Wilkie Collins"},
+    {"id": "cranford", "novel": "Cranford", "author": "Elizabeth Gaskell"},
+)
+# (id, name, house, true craft): the chapters every candidate read on both audition items; the
+# real author's chapter is the writer "author".
+AUDITION_WRITERS = (
+    ("anthropic/claude-opus-4.7", "Claude Opus 4.7", "anthropic", 87.0),
+    ("anthropic/claude-sonnet-4.7", "Claude Sonnet 4.7", "anthropic", 85.0),
+    ("fable/fable-5", "Fable 5", "fable", 85.0),
+    ("fable/fable-4.6", "Fable 4.6", "fable", 82.0),
+    ("openai/gpt-5.5", "GPT-5.5", "openai", 69.0),
+    ("openai/gpt-5.6-sol", "GPT-5.6 Sol", "openai", 72.0),
+    ("google/gemini-3-flash", "Gemini 3 Flash", "google", 65.0),
+    ("z-ai/glm-5", "GLM 5", "z-ai", 60.0),
+    ("author", "The real author", "author", 93.0),
+)
+# How each candidate reads: points added on chapters of a house, the readings it gives the real
+# authors when it crowds them at the top of the scale (Sol), and the noise of its readings.
+# Gemini's one outlier is planted: a model's chapter on the Collins item read as near-perfect.
+AUDITION_BIAS = {
+    "anthropic/claude-sonnet-5": ({"anthropic": -7.5}, None, 1.5),
+    "openai/gpt-5.6-sol": ({"openai": 11.8}, (98, 99), 3.0),
+    "google/gemini-3.1-pro": ({}, None, 3.5),
 }
+AUDITION_OUTLIER = ("google/gemini-3.1-pro", "woman-in-white", "openai/gpt-5.6-sol", 99, 74)  # a model read at 99, the author at 74
+
+# The earlier panel: three judges marking each chapter on a five-point scale. The best five models
+# received a 4 on most of their marks: the scale had no room left at the top.
+PANEL_JUDGES = (
+    {"id": "anthropic/claude-sonnet-4.7", "name": "Claude Sonnet 4.7", "house": "anthropic"},
+    {"id": "openai/gpt-5.5", "name": "GPT-5.5", "house": "openai"},
+    {"id": "google/gemini-3-pro", "name": "Gemini 3 Pro", "house": "google"},
+)
+PANEL_MODELS = (  # (id, name, house, chance of a 4, else spread below)
+    ("anthropic/claude-opus-4.7", "Claude Opus 4.7", "anthropic", 0.82),
+    ("fable/fable-5", "Fable 5", "fable", 0.80),
+    ("openai/gpt-5.6-sol", "GPT-5.6 Sol", "openai", 0.80),
+    ("fable/fable-4.6", "Fable 4.6", "fable", 0.78),
+    ("anthropic/claude-sonnet-4.7", "Claude Sonnet 4.7", "anthropic", 0.80),
+    ("google/gemini-3-pro", "Gemini 3 Pro", "google", 0.55),
+    ("openai/gpt-5.5", "GPT-5.5", "openai", 0.50),
+    ("z-ai/glm-5", "GLM 5", "z-ai", 0.30),
+)
+PANEL_UNTIL = "2026-09-14"
+PANEL_TOP = 5
+PANEL_SCALE = 5
+
+# Generation attempts that did not give a chapter, besides the content filter's.
+MARKUP_ITEM = "dracula"  # Fable 5.1 (xhigh): one output of tool-call markup, regenerated
+MARKUP_REASON = ("Ten thousand words of tool-call markup with the chapter buried inside it and a loop of shell commands "
+                 "after it; not a chapter, so treated like a timeout and generated again.")
+CUT_OFF_ITEMS = ("middlemarch", "moonstone", "persuasion")  # GLM 5.3 Flash: cut off at the default output budget
+CUT_OFF_REASON = "Cut off mid-sentence at the default output budget; generated again with the budget doubled."
+# Reasoning tokens per chapter by effort, and what a million tokens cost per house (synthetic).
+REASONING = {"minimal": 500, "low": 3_000, "medium": 7_000, "high": 12_000, "xhigh": 34_000, "default": 9_000}
+THINKING_HEAVY = {"z-ai/glm-5.3-flash": 2.2, "tencent/hy3": 2.5}
+PRICE_PER_MTOK = {"fable": 30.0, "anthropic": 25.0, "openai": 12.0, "google": 10.0, "z-ai": 2.5, "tencent": 2.0}
 
 # ---------------------------------------------------------------- the items
 #
@@ -1002,6 +1060,17 @@ WORST_SPECIAL = {
     # the one sentence with characters that must be escaped on the page
     MARKDOWN: 'A "## " heading & a **bold** sentence read like <markup> left in the manuscript.',
 }
+# The judge's sentences on the authors' own chapters (read on the writing alone).
+AUTHOR_WORST = (
+    "A long speech by {A} leans on the reader's patience.",
+    "The transition into the scene at the {P} is abrupt.",
+    "One paragraph of moralising slows the close.",
+)
+AUTHOR_BEST = (
+    "The prose is exact, and {A}'s voice is unmistakable.",
+    "The {O} is placed with a craftsman's economy.",
+    "The weather and the hour at the {P} do quiet, precise work.",
+)
 BEST_SPECIAL = {
     REFUSAL: "The refusal is brief and offers an alternative.",
     MEMORISED: "One long paragraph has a period ease and poise that the rest of the chapter never quite matches.",
@@ -1248,13 +1317,13 @@ def _reference_chapter(i: int, item: dict, banned: set) -> tuple[str, dict]:
 # ---------------------------------------------------------------- chapters and calls
 
 
-def _modes(v: int, setting: tuple, item: dict, draft: int) -> dict:
+def _modes(v: int, setting: tuple, item: dict) -> dict:
     """Each check's mode for one chapter: pass, missing, contradict or paraphrase."""
-    rng = _rng(4, v, ITEM_INDEX[item["id"]], draft)
+    rng = _rng(4, v, ITEM_INDEX[item["id"]], 1)
     keys = _check_keys(item)
     if (setting, item["id"]) == REFUSAL:
         return {k: "missing" for k in keys}
-    if setting in TIE_PLANS and draft == 1:
+    if setting in TIE_PLANS:
         plan = TIE_PLANS[setting].get(item["id"], {})
         return {k: plan.get(k, "pass") for k in keys}
     p = VARIANT_SPEC[setting][3]
@@ -1273,15 +1342,15 @@ def _modes(v: int, setting: tuple, item: dict, draft: int) -> dict:
     return modes
 
 
-def _chapter_text(v: int, setting: tuple, i: int, item: dict, draft: int, banned: set, modes: dict,
+def _chapter_text(v: int, setting: tuple, i: int, item: dict, banned: set, modes: dict,
                   author_paras: list[list[str]]) -> tuple[str, dict]:
     key = (setting, item["id"])
     if key == REFUSAL:
         return REFUSAL_TEXT, {}
-    rng = _rng(2, v, i, draft)
+    rng = _rng(2, v, i, 1)
     lo = item["words"][0]
     sentences, quotes = _plan_sentences(rng, item, modes, banned)
-    planted = _planted_passage(i, author_paras) if key == MEMORISED and draft == 1 else None
+    planted = _planted_passage(i, author_paras) if key == MEMORISED else None
     words = int(rng.integers(lo, lo + 900))
     paragraphs = _compose(rng, item, "model", words, sentences, banned, planted)
     if key == TRUNCATED:  # cut the last sentence off mid-way, leaving no final punctuation
@@ -1392,47 +1461,69 @@ def _sentences_for(rng: np.random.Generator, item: dict, key: tuple, modes: dict
     return WORST_SPECIAL.get(key, worst), BEST_SPECIAL.get(key, best)
 
 
+def _plain_sentences(rng: np.random.Generator, item: dict, worst_bank, best_bank) -> tuple[str, str]:
+    people = [c for c in item["cast"] if c[0] != "I"]
+    slots = {"A": _pick(rng, people)[0], "P": _pick(rng, item["places"]), "O": _pick(rng, item["objects"])}
+    return _cap(_pick(rng, worst_bank).format(**slots)), _cap(_pick(rng, best_bank).format(**slots))
+
+
+def _usage(setting: tuple, house: str, i: int, v: int, words: int, attempts: int) -> dict:
+    """Tokens and cost of a chapter's attempts (synthetic): output about 1.35 tokens a word,
+    reasoning by effort (more for the models that think before they write)."""
+    rng = _rng(6, v, i)
+    output = int(words * 1.35 * attempts + rng.integers(0, 400))
+    reasoning = int(REASONING[setting[1]] * THINKING_HEAVY.get(setting[0], 1.0) * attempts * float(rng.uniform(0.85, 1.15)))
+    return {"output_tokens": output, "reasoning_tokens": reasoning,
+            "cost_usd": round((output + reasoning) * PRICE_PER_MTOK[house] / 1e6, 4)}
+
+
 def _runs(design: dict, items_texts: dict) -> tuple[list[dict], list[dict]]:
     chapters, calls = [], []
-    d1_craft: dict[tuple, list[dict]] = {}
-    pending = []
+    by_setting: dict[tuple, list[dict]] = {}
+    house = {m[0]: m[2] for m in MODELS}
     for v, setting in enumerate(VARIANTS):
         status = VARIANT_SPEC[setting][1]
         if status == "not-judged":
             continue
-        drafts = (1, 2) if setting == REF_KEY else (1,)
         for i, item in enumerate(ITEMS):
-            for draft in drafts:
-                base = {"model": setting[0], "effort": setting[1], "item": item["id"], "draft": draft}
-                if status == "incomplete" and item["id"] == FILTER_ITEM:
-                    chapters.append({**base, "outcome": "content-filter", "text": None, "reason": FILTER_REASON})
-                    continue
-                key = (setting, item["id"])
-                modes = _modes(v, setting, item, draft)
-                t = items_texts[item["id"]]
-                text, quotes = _chapter_text(v, setting, i, item, draft, t["banned"], modes, t["author_paras"])
-                chapters.append({**base, "outcome": "chapter", "text": text, "reason": ""})
-                rng = _rng(3, v, i, draft)
-                cand = _candidate_craft(rng, design, setting, i, key)
-                ref, auth = _readings(rng, design, i)
-                worst, best = _sentences_for(rng, item, key, modes)
-                call = {**base, "candidate": {"craft": cand}, "reference": {"craft": ref}, "author": auth,
-                        "candidate_checks": _checks(item, modes, quotes, PARAPHRASES.get(key)),
-                        "reference_checks": _reference_checks(rng, item, t["ref_quotes"]),
-                        "worst_flaw": worst, "best_quality": best}
-                calls.append(call)
-                if draft == 1:
-                    d1_craft.setdefault(setting, []).append(call)
-                else:
-                    pending.append((call, rng))
-    _make_tie(d1_craft)
-    by_item = {c["item"]: c for c in d1_craft[REF_KEY]}
-    for call, rng in pending:  # draft 2: draft 1 moved by the item's generation change
-        i = ITEM_INDEX[call["item"]]
-        first = by_item[call["item"]]["candidate"]["craft"]
-        e = rng.normal(0, 2.0, len(CRAFT))
-        e -= e.mean()
-        call["candidate"]["craft"] = {d: _score(first[d] + design["draft2"][i] + x) for d, x in zip(CRAFT, e.tolist())}
+            base = {"model": setting[0], "effort": setting[1], "item": item["id"]}
+            if status == "incomplete" and item["id"] == FILTER_ITEM:
+                chapters.append({**base, "attempts": [{"outcome": "content-filter", "reason": FILTER_REASON}] * FILTER_ATTEMPTS,
+                                 "text": None, "usage": _usage(setting, house[setting[0]], i, v, 60, FILTER_ATTEMPTS)})
+                continue
+            key = (setting, item["id"])
+            modes = _modes(v, setting, item)
+            t = items_texts[item["id"]]
+            text, quotes = _chapter_text(v, setting, i, item, t["banned"], modes, t["author_paras"])
+            failed = []
+            if setting == REF_KEY and item["id"] == MARKUP_ITEM:
+                failed = [{"outcome": "not-a-chapter", "reason": MARKUP_REASON}]
+            if setting[0] == "z-ai/glm-5.3-flash" and item["id"] in CUT_OFF_ITEMS:
+                failed = [{"outcome": "cut-off", "reason": CUT_OFF_REASON}]
+            attempts = failed + [{"outcome": "chapter", "reason": ""}]
+            chapters.append({**base, "attempts": attempts, "text": text,
+                             "usage": _usage(setting, house[setting[0]], i, v, len(text.split()), len(attempts))})
+            rng = _rng(3, v, i, 1)
+            cand = _candidate_craft(rng, design, setting, i, key)
+            ref, auth = _readings(rng, design, i)
+            worst, best = _sentences_for(rng, item, key, modes)
+            r2 = _rng(5, v, i)
+            order = ["candidate", "reference"] if r2.uniform() < 0.5 else ["reference", "candidate"]
+            ref_worst, ref_best = _plain_sentences(r2, item, WORST, BEST)
+            auth_worst, auth_best = _plain_sentences(r2, item, AUTHOR_WORST, AUTHOR_BEST)
+            if setting == REF_KEY:  # the second draft, read beside the first in this very call
+                e = r2.normal(0, 2.0, len(CRAFT))
+                e -= e.mean()
+                cand = {d: _score(ref[d] + design["draft2"][i] + x) for d, x in zip(CRAFT, e.tolist())}
+            call = {**base, "order": order,
+                    "candidate": {"scores": cand, "worst_flaw": worst, "best_quality": best},
+                    "reference": {"scores": ref, "worst_flaw": ref_worst, "best_quality": ref_best},
+                    "author": {"scores": auth, "worst_flaw": auth_worst, "best_quality": auth_best},
+                    "candidate_checks": _checks(item, modes, quotes, PARAPHRASES.get(key)),
+                    "reference_checks": _reference_checks(rng, item, t["ref_quotes"])}
+            calls.append(call)
+            by_setting.setdefault(setting, []).append(call)
+    _make_tie(by_setting)
     return chapters, calls
 
 
@@ -1448,16 +1539,53 @@ def _reference_checks(rng: np.random.Generator, item: dict, quotes: dict) -> lis
 
 
 def _craft_mean(calls: list[dict]) -> float:
-    return float(np.mean([np.mean([c["candidate"]["craft"][d] for d in CRAFT]) for c in calls]))
+    return float(np.mean([np.mean([c["candidate"]["scores"][d] for d in CRAFT]) for c in calls]))
 
 
-def _make_tie(d1: dict) -> None:
-    """Shift the second tied setting's readings by whole points so the two headlines end within
-    half a point of TIE_TARGET apart."""
+def _make_tie(by_setting: dict) -> None:
+    """Shift the first tied setting's readings by whole points so the two headlines end within
+    half a point of TIE_TARGET apart (the second is the reference model's entry, whose readings
+    are tied to the reference's in the same calls)."""
     a, b = TIE
-    shift = round(_craft_mean(d1[a]) - _craft_mean(d1[b]) - TIE_TARGET)
-    for call in d1[b]:
-        call["candidate"]["craft"] = {d: _score(x + shift) for d, x in call["candidate"]["craft"].items()}
+    shift = round(_craft_mean(by_setting[b]) - _craft_mean(by_setting[a]) + TIE_TARGET)
+    for call in by_setting[a]:
+        call["candidate"]["scores"] = {d: _score(x + shift) for d, x in call["candidate"]["scores"].items()}
+
+
+def _audition() -> dict:
+    """Every candidate's reading of every audition chapter: a chapter's true craft, plus the
+    candidate's leniency towards its house and its noise; a candidate that crowds the authors at
+    the top reads them at its fixed marks."""
+    rng = _rng(7)
+    readings = []
+    for j in CANDIDATES:
+        lean, authors, sd = AUDITION_BIAS[j["id"]]
+        for n, it in enumerate(AUDITION_ITEMS):
+            for wid, _name, house, true in AUDITION_WRITERS:
+                x = true + lean.get(house, 0.0) + float(rng.normal(0, sd))
+                if wid == "author" and authors:
+                    x = authors[n % len(authors)]
+                readings.append({"judge": j["id"], "item": it["id"], "writer": wid, "craft": _score(x)})
+    judge, item, writer, model_at, author_at = AUDITION_OUTLIER
+    for r in readings:
+        if (r["judge"], r["item"]) == (judge, item):
+            r["craft"] = model_at if r["writer"] == writer else author_at if r["writer"] == "author" else r["craft"]
+    return {"candidates": list(CANDIDATES), "items": list(AUDITION_ITEMS),
+            "writers": [{"id": w, "name": n, "house": h} for w, n, h, _t in AUDITION_WRITERS],
+            "readings": readings, "chosen": JUDGE["id"]}
+
+
+def _panel() -> dict:
+    rng = _rng(8)
+    marks = []
+    for mid, _name, _house, p4 in PANEL_MODELS:
+        for j in PANEL_JUDGES:
+            for it in ITEMS:
+                u = float(rng.uniform())
+                mark = 4 if u < p4 else (3 if u < p4 + (1 - p4) * 0.8 else (5 if p4 > 0.7 else 2))
+                marks.append({"model": mid, "judge": j["id"], "item": it["id"], "mark": mark})
+    return {"until": PANEL_UNTIL, "judges": list(PANEL_JUDGES), "models": [{"id": m, "name": n, "house": h} for m, n, h, _p in PANEL_MODELS],
+            "scale_max": PANEL_SCALE, "top": PANEL_TOP, "marks": marks}
 
 
 # ---------------------------------------------------------------- documents
@@ -1467,9 +1595,11 @@ def _run_document() -> dict:
     models = []
     for mid, name, house, variants in sorted(MODELS):
         models.append({"id": mid, "name": name, "house": house,
-                       "variants": [{"effort": e, "status": s, "note": note} for e, s, _, _, note in variants]})
-    return {"schema": "nextchapter.run/1", "synthetic": True, "run": RUN_ID, "date": RUN_DATE, "judge": JUDGE,
-            "reference": REFERENCE, "models": models, "audition": AUDITION, "memorisation_threshold": MEMORISATION_THRESHOLD}
+                       "variants": [{"effort": e, "status": s, "note": note} for e, s, _, _, note in variants],
+                       "starting_effort": STARTING[mid][0], "starting_reason": STARTING[mid][1]})
+    return {"schema": "nextchapter.run/2", "synthetic": True, "run": RUN_ID, "date": RUN_DATE, "judge": JUDGE,
+            "reference": REFERENCE, "models": models, "audition": _audition(), "earlier_panel": _panel(),
+            "memorisation_threshold": MEMORISATION_THRESHOLD}
 
 
 def _documents() -> tuple[dict, list[dict], list[dict], list[dict]]:
@@ -1491,8 +1621,8 @@ def _documents() -> tuple[dict, list[dict], list[dict], list[dict]]:
         })
     chapters, calls = _runs(design, texts)
     items.sort(key=lambda r: r["id"])
-    chapters.sort(key=lambda r: (r["model"], r["effort"], r["item"], r["draft"]))
-    calls.sort(key=lambda r: (r["model"], r["effort"], r["item"], r["draft"]))
+    chapters.sort(key=lambda r: (r["model"], r["effort"], r["item"]))
+    calls.sort(key=lambda r: (r["model"], r["effort"], r["item"]))
     return _run_document(), items, chapters, calls
 
 

@@ -1,7 +1,7 @@
 """NextChapterBench's figures: the standings' craft and compliance, each headline setting with
-its standard error; and the generation-noise figure: where a model wrote its chapters twice,
-each item's craft score for the first and the second draft, joined, so the spread a redraft
-alone causes is seen."""
+its standard error; and the generation-noise figure: the reference model's first draft of each
+item (the frozen reference chapter) and its second (its own entry), as read in the same call,
+joined, so the spread a redraft alone causes is seen."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def draw_generation_noise(data: list[dict]) -> dict:
     import altair as alt  # late: only when the SVG is not cached
 
     # Rows keyed by item id, labelled with the item's novel.
-    items = {d["item_id"]: d["item"] for d in data if d["draft"] == "draft 1"}
+    items = {d["item_id"]: d["item"] for d in data}
     base = alt.Chart(alt.NamedData(name="rows")).encode(
         y=alt.Y("item_id:N", sort=list(items), title=None, axis=alt.Axis(labelLimit=0, labelExpr=label_expr(items))),
     )

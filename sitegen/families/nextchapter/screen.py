@@ -108,7 +108,7 @@ def _longest_run(a: tuple[str, ...], source: str) -> tuple[int, str]:
 class Flags:
     copied_words: int
     copied_from: str  # "source chapter" or "author's chapter"
-    copied_passage: str
+    copied_passage: str  # as the chapter writes it (its case and punctuation)
     memorised: bool
     refusal: bool
     preamble: bool
@@ -120,6 +120,25 @@ class Flags:
         return self.memorised or self.refusal or self.preamble or self.truncated or self.markdown
 
 
+def as_written(text: str, passage: str) -> str:
+    """The stretch of `text` whose words are `passage` (as words() reads them: lower case, no
+    punctuation), as the chapter writes it, from its first word to its last; `passage` itself
+    when the text cannot be lined up with its lower case (a letter that lower-cases to two)."""
+    wanted = passage.split()
+    if not wanted:
+        return ""
+    lower = text.lower()
+    if len(lower) != len(text):
+        return passage
+    spans = [m.span() for m in _WORD.finditer(lower)]
+    found = [m.group() for m in _WORD.finditer(lower)]
+    n = len(wanted)
+    for i in range(len(found) - n + 1):
+        if found[i : i + n] == wanted:
+            return text[spans[i][0] : spans[i + n - 1][1]]
+    return passage
+
+
 def screen(text: str, source_chapter: str, author_chapter: str, threshold: int) -> Flags:
     a = tuple(words(text))  # split once, screened against both chapters
     run_src = _longest_run(a, source_chapter)
@@ -127,7 +146,7 @@ def screen(text: str, source_chapter: str, author_chapter: str, threshold: int) 
     (n, passage), origin = max((run_src, "source chapter"), (run_auth, "author's chapter"), key=lambda x: x[0][0])
     head = text.lstrip().split("\n", 1)[0]
     return Flags(
-        copied_words=n, copied_from=origin, copied_passage=passage, memorised=n >= threshold,
+        copied_words=n, copied_from=origin, copied_passage=as_written(text, passage), memorised=n >= threshold,
         refusal=bool(REFUSAL.match(text)), preamble=bool(PREAMBLE.match(head)),
         truncated=not TERMINAL.search(text), markdown=bool(MARKDOWN.search(text)),
     )
