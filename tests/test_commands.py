@@ -174,3 +174,20 @@ def test_no_family_is_one_problem_at_families(tmp_path):
 
 def test_the_demo_configuration_loads():
     assert load_config(REPO_ROOT).families == ["canonic", "chronicle", "nextchapter", "vignette"]
+
+
+# --------------------------------------------------------------------------- the package
+
+
+def test_every_file_the_package_reads_is_in_its_package_data():
+    """A wheel holds the package's Python files and what [tool.setuptools.package-data] names: a
+    template or sentences file left out builds from a checkout and fails once installed."""
+    import tomllib
+    from fnmatch import fnmatchcase
+
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["sitegen"]
+    package = REPO_ROOT / "sitegen"
+    missing = [rel for p in sorted(package.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+               and not any(fnmatchcase(rel := p.relative_to(package).as_posix(), pat) and rel.count("/") == pat.count("/")
+                           for pat in patterns)]
+    assert missing == []
