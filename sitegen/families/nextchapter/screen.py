@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress, count
+from itertools import compress, count, islice
 
 _WORD = re.compile(r"[0-9a-z]+(?:['’][0-9a-z]+)*")
 
@@ -64,6 +64,12 @@ def longest_copied_run(text: str, source: str) -> tuple[int, str]:
 
 def _longest_run(a: tuple[str, ...], source: str) -> tuple[int, str]:
     """longest_copied_run() for the words `a` of a text (screen() splits its text once for two sources)."""
+    best, at = _longest_at(a, source)
+    return best, " ".join(a[at : at + best])
+
+
+def _longest_at(a: tuple[str, ...], source: str) -> tuple[int, int]:
+    """(length, where in `a` it starts) of the longest run of `a` found in `source`."""
     b, where = _source_index(source)
     # Where the text has a triple the source also has, found in C (zip, map, compress, with no
     # Python bytecode per word): two different chapters share few triples, so the Python loop
@@ -101,7 +107,7 @@ def _longest_run(a: tuple[str, ...], source: str) -> tuple[int, str]:
             vocab = set(b)
             i = next((i for i, w in enumerate(a) if w in vocab), None)
             best, at = (1, i) if i is not None else (0, 0)
-    return best, " ".join(a[at : at + best])
+    return best, at
 
 
 @dataclass(frozen=True)
@@ -120,33 +126,26 @@ class Flags:
         return self.memorised or self.refusal or self.preamble or self.truncated or self.markdown
 
 
-def as_written(text: str, passage: str) -> str:
-    """The stretch of `text` whose words are `passage` (as words() reads them: lower case, no
-    punctuation), as the chapter writes it, from its first word to its last; `passage` itself
-    when the text cannot be lined up with its lower case (a letter that lower-cases to two)."""
-    wanted = passage.split()
-    if not wanted:
-        return ""
+def as_written(text: str, at: int, n: int, passage: str) -> str:
+    """Words at..at+n-1 of `text` (as words() counts them) as the chapter writes them, from the
+    first word's first letter to the last word's last: its case and punctuation kept. `passage`
+    (those words as words() reads them) when the text cannot be lined up with its lower case
+    (a letter that lower-cases to two)."""
     lower = text.lower()
-    if len(lower) != len(text):
+    if n == 0 or len(lower) != len(text):
         return passage
-    spans = [m.span() for m in _WORD.finditer(lower)]
-    found = [m.group() for m in _WORD.finditer(lower)]
-    n = len(wanted)
-    for i in range(len(found) - n + 1):
-        if found[i : i + n] == wanted:
-            return text[spans[i][0] : spans[i + n - 1][1]]
-    return passage
+    found = list(islice(_WORD.finditer(lower), at, at + n))  # skipped in C: no Python step per word
+    return text[found[0].start() : found[-1].end()] if len(found) == n else passage
 
 
 def screen(text: str, source_chapter: str, author_chapter: str, threshold: int) -> Flags:
     a = tuple(words(text))  # split once, screened against both chapters
-    run_src = _longest_run(a, source_chapter)
-    run_auth = _longest_run(a, author_chapter)
-    (n, passage), origin = max((run_src, "source chapter"), (run_auth, "author's chapter"), key=lambda x: x[0][0])
+    run_src = _longest_at(a, source_chapter)
+    run_auth = _longest_at(a, author_chapter)
+    (n, at), origin = max((run_src, "source chapter"), (run_auth, "author's chapter"), key=lambda x: x[0][0])
     head = text.lstrip().split("\n", 1)[0]
     return Flags(
-        copied_words=n, copied_from=origin, copied_passage=as_written(text, passage), memorised=n >= threshold,
+        copied_words=n, copied_from=origin, copied_passage=as_written(text, at, n, " ".join(a[at : at + n])), memorised=n >= threshold,
         refusal=bool(REFUSAL.match(text)), preamble=bool(PREAMBLE.match(head)),
         truncated=not TERMINAL.search(text), markdown=bool(MARKDOWN.search(text)),
     )
