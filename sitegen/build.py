@@ -406,13 +406,17 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
         for f in o.figures:
             artifacts[f.name] = {"kind": "figure", "files": [f.name + s for s in publish.FIGURE_SUFFIXES],
                                  "sources": f.sources, "computation": f.computation}
-    return {
+    manifest = {
         "generator": publish.GENERATOR,
         "families": list(config.families),
         "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
         "artifacts": dict(sorted(artifacts.items())),
         "files": dict(sorted(files.items())),
     }
+    provenance = {rel: facts for o in outputs.values() for rel, facts in o.provenance.items()}
+    if provenance:  # what an input says it is, beside its SHA-256 under "sources"
+        manifest["provenance"] = dict(sorted(provenance.items()))
+    return manifest
 
 
 def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, str], outputs: dict[str, Outputs]) -> list[str]:

@@ -218,17 +218,29 @@ def new() -> None:
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--id", "fid", default="mybench", show_default=True, help="The benchmark's family id (its folder under content/ and data/).")
 @click.option("--title", default="My benchmark", show_default=True, help="The benchmark's title.")
-def new_site(directory: Path, fid: str, title: str) -> None:
+@click.option("--from-inspect", "logs", type=click.Path(path_type=Path), default=None,
+              help="A folder of Inspect AI evaluation logs: the site publishes them instead of example data.")
+def new_site(directory: Path, fid: str, title: str, logs: Path | None) -> None:
     """Write a site repository for a declared benchmark into DIRECTORY: its configuration, a
-    method page, a small synthetic example dataset, a README, netlify.toml and a CI workflow.
-    It builds as it is: `cd DIRECTORY && sitegen build`."""
-    from sitegen.scaffold_site import new_site as scaffold
-
+    method page, a small synthetic example dataset (or, with --from-inspect, the Inspect logs
+    given), a README, netlify.toml and a CI workflow. Without --from-inspect it builds as it is:
+    `cd DIRECTORY && sitegen build`."""
     try:
-        written = scaffold(directory, fid, title)
+        if logs is None:
+            from sitegen.scaffold_site import new_site as scaffold
+
+            written = scaffold(directory, fid, title)
+        else:
+            from sitegen.scaffold_inspect import new_site_from_inspect
+
+            written = new_site_from_inspect(directory, fid, title, logs)
     except SitegenError as exc:
         _fail(exc)
-    click.echo(f"wrote {len(written)} files into {directory}: `cd {directory} && sitegen build`, then replace the example data with yours")
+    if logs is None:
+        click.echo(f"wrote {len(written)} files into {directory}: `cd {directory} && sitegen build`, then replace the example data with yours")
+    else:
+        click.echo(f"wrote {len(written)} files into {directory}: write what content/{fid}/benchmark.toml marks FILL IN, "
+                   f"check its criteria's scales and data/{fid}/models.jsonl, then `cd {directory} && sitegen build`")
 
 
 @new.command("amendment")

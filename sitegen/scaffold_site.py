@@ -27,8 +27,25 @@ _ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _TITLE = TypeAdapter(Name)
 
 
+# The README's paragraph on the data, for a site made with example data.
+EXAMPLE_DATA = """The example data in `data/__ID__/` is synthetic, written by `sitegen new site`; replace it with
+your harness's output (one line per model, per prompt, and per model, prompt and iteration; the
+JSON Schemas are written by `sitegen schema` into `schemas/`), and describe your benchmark in
+`content/__ID__/benchmark.toml`. `sitegen validate` lists every problem at once, with its file,
+line, JSON path, expected and found."""
+
+
 def new_site(target: Path, fid: str, title: str) -> list[Path]:
     """Write the site into TARGET (absent or an empty folder); return the files written."""
+    check_new(target, fid, title)
+    files = dict(skeleton(fid, title, "sitegen", EXAMPLE_DATA))
+    config = tomllib.loads(files[f"content/{fid}/benchmark.toml"])
+    files.update(example_data(fid, config))
+    return write_files(target, {rel: text.encode("utf-8") for rel, text in files.items()})
+
+
+def check_new(target: Path, fid: str, title: str) -> None:
+    """Refuse a bad id or title, or a TARGET that is not absent or an empty folder."""
     if not _ID.fullmatch(fid):
         raise BuildError(f"--id: expected a family id of lower-case letters, digits, - and _ (starting with a letter); found {short_repr(fid)}")
     try:
@@ -37,16 +54,16 @@ def new_site(target: Path, fid: str, title: str) -> list[Path]:
         raise BuildError(f"--title: expected a title on one line without control characters; found {short_repr(title)}") from None
     if target.is_symlink() or (target.exists() and (not target.is_dir() or any(target.iterdir()))):
         raise BuildError(f"{target} exists and is not an empty folder: nothing was written")
-    files = dict(_skeleton(fid, title))
-    config = tomllib.loads(files[f"content/{fid}/benchmark.toml"])
-    files.update(example_data(fid, config))
+
+
+def write_files(target: Path, files: dict[str, bytes]) -> list[Path]:
     written = []
     try:
-        for rel, text in sorted(files.items()):
+        for rel, data in sorted(files.items()):
             path = target / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "x", encoding="utf-8", newline="\n") as fh:  # never over a file
-                fh.write(text)
+            with open(path, "xb") as fh:  # never over a file
+                fh.write(data)
             written.append(path)
     except OSError as exc:
         raise BuildError(f"cannot write the site into {target}: {exc.strerror or exc}") from None
@@ -56,6 +73,13 @@ def new_site(target: Path, fid: str, title: str) -> list[Path]:
 def _toml_string(text: str) -> str:
     """TEXT inside a TOML basic string: JSON's escapes are TOML's for every character a Name allows."""
     return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def skeleton(fid: str, title: str, package: str, data_paragraph: str):
+    """The skeleton's files, with the id, the title, the package to install and the README's
+    paragraph on the data put in."""
+    for rel, text in _skeleton(fid, title):
+        yield rel, text.replace("__PACKAGE__", package).replace("__DATA__", data_paragraph.replace("__ID__", fid))
 
 
 def _skeleton(fid: str, title: str):

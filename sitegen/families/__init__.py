@@ -105,6 +105,9 @@ class Outputs:
     files: dict[str, bytes] = field(default_factory=dict)
     # What this family contributes to the site's Atom feed, in any order (the feed sorts).
     feed: list[FeedEntry] = field(default_factory=list)
+    # What an input says it is beyond its bytes, by input file (an Inspect log's eval and run
+    # ids, task, model, generation config): recorded in manifest.json beside the SHA-256s.
+    provenance: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class Family(Protocol):

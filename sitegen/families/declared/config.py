@@ -117,18 +117,45 @@ class Freeze(_Strict):
     kind: Literal["none", "recorded"] = Field(default="none", description="`none`: no freeze, and the site says so; `recorded`: data/<family>/freeze.json fixes the rubric and the prompts.")
 
 
+LOGS_GLOB = r"^[A-Za-z0-9_-][A-Za-z0-9._*?-]*(/[A-Za-z0-9_*?-][A-Za-z0-9._*?-]*)*\.(eval|json)$"
+
+
 class Sweep(_Strict):
-    """One pass of judging: its items file under data/<family>/, the judge, and its date. The
-    newest sweep is the one the boards show; every earlier one stays published, archived."""
+    """One pass of judging: its items (a file under data/<family>/, or the Inspect AI logs a
+    glob there matches), the judge, and its date. The newest sweep is the one the boards show;
+    every earlier one stays published, archived."""
 
     id: Id = Field(description="The sweep's id, in its pages' addresses.")
     date: IsoDate = Field(description="The day it was judged; the newest sweep is the one the boards show.")
     judges: list[Id] = Field(min_length=1, description="The judges of this sweep: every scored item has one judgment by each.")
     # JSONL, or Parquet (a harness at scale writes Parquet; DuckDB reads it)
-    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(jsonl|parquet)$")] = Field(
-        description="Its items file under data/<family>/, JSONL or Parquet.")
+    items: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(jsonl|parquet)$")] | None = Field(
+        default=None, description="Its items file under data/<family>/, JSONL or Parquet (or `logs` instead).")
+    logs: Annotated[str, StringConstraints(pattern=LOGS_GLOB)] | None = Field(
+        default=None, description="Instead of `items`: a glob under data/<family>/ matching the Inspect AI evaluation logs "
+                                  "(`.eval` or `.json`) of this sweep, such as `logs/s1/*.eval` ([inspect] maps them).")
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="A sentence the sweep's pages and feed entry show.")
     amendment: EntryId | None = Field(default=None, description="The amendment (content/<family>/amendments/) that records why this sweep was run; required when its judges are not the previous sweep's.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "Sweep":
+        if (self.items is None) == (self.logs is None):
+            raise ValueError("exactly one of items (a JSONL or Parquet file) and logs (a glob of Inspect logs)")
+        if self.logs is not None and len(self.judges) != 1:
+            raise ValueError("one judge for a sweep of Inspect logs: the scores of [inspect].scorer are that judge's")
+        return self
+
+
+class Inspect(_Strict):
+    """How Inspect AI evaluation logs map onto the family's records: each log is one model's
+    run of the task (its `eval.model`), each sample (id, epoch) one item (prompt, iteration),
+    the named scorer's value (a dict of criterion scores) the sweep's judge's scores and its
+    explanation the judge's rationale, the sample's string metadata the prompt's fields (so
+    `boards.by` can name one), its input the prompt's text, a sample error a failed attempt
+    and each retried error one more."""
+
+    scorer: Id = Field(description="The scorer whose value is a dict of the criteria's scores (`Score.value`), such as `rubric`.")
+    failure_reason: Id = Field(default="error", description="The reason (one of generation.failure_reasons) a sample's error, or a retried one, is recorded under.")
 
 
 class BenchmarkConfig(_Strict):
@@ -146,6 +173,7 @@ class BenchmarkConfig(_Strict):
     gate: Gate = Field(default_factory=Gate, description="The publication gate.")
     freeze: Freeze = Field(default_factory=Freeze, description="Whether the rubric and prompts were frozen before judging.")
     sweeps: list[Sweep] = Field(min_length=1, description="Every pass of judging ([[sweeps]]); earlier ones stay published, never rescored.")
+    inspect: Inspect | None = Field(default=None, description="How Inspect AI logs map onto items, for sweeps that name `logs` ([inspect]).")
 
     @model_validator(mode="after")
     def _cross(self) -> "BenchmarkConfig":
@@ -156,6 +184,11 @@ class BenchmarkConfig(_Strict):
         known = {j.id for j in self.judges}
         for s in self.sweeps:
             problems += [f"sweep {s.id!r} names judge {j!r}, which [[judges]] does not declare" for j in s.judges if j not in known]
+        if any(s.logs for s in self.sweeps):
+            if self.inspect is None:
+                problems.append("an [inspect] table naming the scorer, since a sweep names Inspect logs")
+            elif self.inspect.failure_reason not in self.generation.failure_reasons:
+                problems.append(f"inspect.failure_reason {self.inspect.failure_reason!r} among generation.failure_reasons")
         if problems:
             raise ValueError("; ".join(problems))
         return self

@@ -8,6 +8,8 @@ from the site's configuration and content; this module only arranges the numbers
 
 from __future__ import annotations
 
+import json
+
 from html import escape
 
 from sitegen import amendments, render
@@ -44,7 +46,7 @@ def outputs(res: DeclaredResults) -> Outputs:
 
     def sweep_sources(s: SweepResult) -> dict[str, str]:
         """Every file the family read but the other sweeps' items: what this sweep's tables come from."""
-        others = {x.rel for x in inp.sweeps if x.id != s.id}
+        others = {f for x in inp.sweeps if x.id != s.id for f in x.files}
         return {r: h for r, h in sources.items() if r not in others}
 
     board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "published",
@@ -79,6 +81,14 @@ def outputs(res: DeclaredResults) -> Outputs:
                   x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
               "items", used)
 
+    logs = [(s.id, log) for s in inp.sweeps for log in s.logs]
+    if logs:
+        table("inspect-logs", SENTENCES.table_logs(cfg),
+              ["sweep", "file", "sha256", "status", "eval_id", "run_id", "task", "task_id", "task_version", "model", "created",
+               "generation_config", "samples"],
+              [(sid, g.file, g.sha256, g.status, g.eval_id, g.run_id, g.task, g.task_id, g.task_version, g.model, g.created,
+                json.dumps(g.generation_config, sort_keys=True, ensure_ascii=False), g.samples) for sid, g in logs], "inspect")
+        out.provenance = {g.file: {k: v for k, v in g.as_dict().items() if k not in ("file", "sha256")} for _sid, g in logs}
     table("criteria", SENTENCES.table_criteria(cfg), ["id", "label", "min", "max", "direction", "weight", "optional"],
           [(c.id, c.label, c.min, c.max, c.direction, c.weight, c.optional) for c in cfg.criteria], "criteria",
           {config_rel(fid): sources[config_rel(fid)]})
@@ -90,7 +100,7 @@ def outputs(res: DeclaredResults) -> Outputs:
               "item_path": lambda p: item_path(fid, p), "log_link": amendments.page_path(fid).removesuffix("index.html") if inp.log.entries else None,
               "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
               "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid),
-              "freeze_rel": freeze_rel(fid)}
+              "freeze_rel": freeze_rel(fid), "logs": logs}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))

@@ -32,6 +32,7 @@ from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes
 from sitegen.numbers import display
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
+from sitegen.families.declared.inspect_logs import LogIdentity, Where, read_sweep
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
 
 _MODELS = TypeAdapter(list[Model])
@@ -51,9 +52,10 @@ def data_rel(fid: str, name: str) -> str:
 @dataclass(frozen=True)
 class SweepInput:
     id: str
-    rel: str
+    files: tuple[str, ...]  # its items file, or the Inspect logs it read
     items: list[Item]
-    lines: list[int]
+    where: list[Where]  # where each item came from, for its problems
+    logs: tuple[LogIdentity, ...] = ()  # each Inspect log's own identity
 
 
 @dataclass(frozen=True)
@@ -103,18 +105,36 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     raw: dict = {}  # the configuration and the prompts as written, for the freeze's fingerprints
     config = _config(fid, root, loaded, limits, files, raw)
     models, model_lines = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
-    prompts, prompt_lines = _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw)
+    # The prompts: prompts.jsonl, or when every sweep reads Inspect logs and the site has none,
+    # the logs' samples (their input and string metadata).
+    from_logs = config is not None and all(s.logs for s in config.sweeps) and not os.path.lexists(root / data_rel(fid, "prompts.jsonl"))
+    prompts, prompt_where = ([], []) if from_logs else _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw)
     log = amendments.read(root, fid, loaded, limits)
     amendments.check(log, out)
     sweeps: list[SweepInput] = []
     if config is not None:
         _check_sweep_amendments(fid, config, log, out)
-        for s in config.sweeps:
-            rel = data_rel(fid, s.items)
-            items, lines = _lines(root, rel, _ITEMS, loaded, limits, files)
-            sweeps.append(SweepInput(s.id, rel, items, lines))
+        logged: dict[str, tuple[Prompt, Where]] = {}
+        for i, s in enumerate(config.sweeps):
+            if s.items is not None:
+                rel = data_rel(fid, s.items)
+                items, where = _lines(root, rel, _ITEMS, loaded, limits, files)
+                sweeps.append(SweepInput(s.id, (rel,), items, where))
+                continue
+            read = read_sweep(root, fid, s.logs, s.judges[0], config.inspect.scorer, config.inspect.failure_reason,
+                              loaded, limits, files, (config_rel(fid), None, f"$.sweeps[{i}].logs"))
+            items, where = _located(_ITEMS, read.items, read.item_where, out)
+            sweeps.append(SweepInput(s.id, tuple(read.files), items, where, tuple(read.logs)))
+            if from_logs:
+                for p, w in zip(*_located(_PROMPTS, read.prompts, read.prompt_where, out)):
+                    if p.id not in logged:
+                        logged[p.id] = (p, w)
+                    elif logged[p.id][0] != p:
+                        out.append(Problem(*w("$.text"), f"the same input and metadata as sample {p.id} has in every other sweep", "a different one"))
+        if from_logs:
+            prompts, prompt_where = [p for p, _w in logged.values()], [w for _p, w in logged.values()]
         if not loaded.incomplete & set(files):
-            _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
+            _check(fid, config, models, model_lines, prompts, prompt_where, sweeps, out)
     frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
@@ -191,12 +211,30 @@ def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, Sourc
     except tomllib.TOMLDecodeError as exc:
         loaded.problems.append(Problem(rel, None, "", "valid TOML", str(exc)))
         return None
+    for path, value in _placeholders(table, "$"):  # left by `sitegen new site --from-inspect` where the logs cannot tell
+        loaded.problems.append(Problem(rel, None, path, "the benchmark's own value (this is a placeholder to write)", short_repr(value)))
     try:
         raw[rel] = table
         return BenchmarkConfig.model_validate(table, strict=True)
     except ValidationError as exc:
         loaded.problems.extend(problems_from(exc, lambda loc: (rel, None, loc)))
         return None
+
+
+PLACEHOLDER = "FILL IN"
+
+
+def _placeholders(value, path: str):
+    """(path, text) of every string of the configuration that is still a scaffold's placeholder."""
+    if isinstance(value, str):
+        if value.startswith(PLACEHOLDER):
+            yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _placeholders(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _placeholders(v, f"{path}[{i}]")
 
 
 def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict | None = None):
@@ -214,10 +252,17 @@ def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, f
     files[rel] = src
     if raw is not None:
         raw[rel] = [r.value for r in records]
-    values, errs = validate_many(adapter, records, rel)
-    loaded.problems.extend(errs)
+    return _located(adapter, records, [Where(rel, r.line) for r in records], loaded.problems)
+
+
+def _located(adapter: TypeAdapter, records: list[JsonRecord], where: list[Where], out: list[Problem]) -> tuple[list, list[Where]]:
+    """The records that meet ADAPTER's model, with where each came from; a problem of any other
+    is put where its record came from (a line of a file, or a sample of an Inspect log)."""
+    at = {r.line: w for r, w in zip(records, where)}
+    values, errs = validate_many(adapter, records, "")
+    out.extend(Problem(*at[e.line](e.path), e.expected, e.found) for e in errs)
     bad = {e.line for e in errs}
-    return values, [r.line for r in records if r.line not in bad]
+    return values, [at[r.line] for r in records if r.line not in bad]
 
 
 def read_parquet(root: Path, path: Path, loaded: Loaded, limits) -> tuple[SourceFile | None, list[JsonRecord]]:
@@ -258,12 +303,12 @@ def _without_nulls(value, keep: bool = False):
     return value
 
 
-def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out) -> None:
+def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out) -> None:
     cfg = config_rel(fid)
     models_rel, prompts_rel = data_rel(fid, "models.jsonl"), data_rel(fid, "prompts.jsonl")
     for d in duplicates(m.id for m in models):
-        out.append(Problem(models_rel, model_lines[[m.id for m in models].index(d)], "$.id", "a unique model id", short_repr(d)))
-    out.extend(names.clashes(((models_rel, line, "$.name", m.name) for m, line in zip(models, model_lines)), "model"))
+        out.append(Problem(*model_where[[m.id for m in models].index(d)]("$.id"), "a unique model id", short_repr(d)))
+    out.extend(names.clashes(((*w("$.name"), m.name) for m, w in zip(models, model_where)), "model"))
     for d in duplicates(p.id for p in prompts):
         out.append(Problem(prompts_rel, None, "$.id", "a unique prompt id", short_repr(d)))
     by = config.boards.by
@@ -271,19 +316,19 @@ def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
         boards: dict[str, str] = {}  # address -> the first value that took it
         if config.boards.overall:
             boards[OVERALL] = config.boards.overall_label
-        for p, line in zip(prompts, prompt_lines):
+        for p, w in zip(prompts, prompt_where):
             value = p.field(by)
             if value is None:
-                out.append(Problem(prompts_rel, line, f"$.{by}", f"the field boards.by names ({by!r}, in {cfg})", "nothing"))
+                out.append(Problem(*w(f"$.{by}"), f"the field boards.by names ({by!r}, in {cfg})", "nothing"))
                 continue
             try:  # a board's name is identity, held to a name's rules (no bidi controls, no invisible characters)
                 _NAME.validate_python(value, strict=True)
             except ValidationError as exc:
-                out.extend(problems_from(exc, lambda loc: (prompts_rel, line, (by,))))
+                out.extend(Problem(*w(f"$.{by}"), p_.expected, p_.found) for p_ in problems_from(exc, lambda loc: ("", None, ())))
                 continue
             slug = board_slug(value)
             if boards.setdefault(slug, value) != value:
-                out.append(Problem(prompts_rel, line, f"$.{by}", f"a board whose address differs from every other board's "
+                out.append(Problem(*w(f"$.{by}"), f"a board whose address differs from every other board's "
                                    f"({boards[slug]!r} already has {slug!r})", short_repr(value)))
     if not prompts:
         out.append(Problem(prompts_rel, None, "", "at least one prompt", "none"))
@@ -298,17 +343,16 @@ def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
     criteria = {c.id: c for c in config.criteria}
     for s, sweep in zip(config.sweeps, sweeps):
         seen: set[tuple[str, str, int]] = set()
-        for item, line in zip(sweep.items, sweep.lines):
-            where = (sweep.rel, line)
+        for item, where in zip(sweep.items, sweep.where):
             if item.model not in model_ids:
-                out.append(Problem(*where, "$.model", f"a model of {models_rel}", short_repr(item.model)))
+                out.append(Problem(*where("$.model"), f"a model of {models_rel}", short_repr(item.model)))
             if item.prompt not in prompt_ids:
-                out.append(Problem(*where, "$.prompt", f"a prompt of {prompts_rel}", short_repr(item.prompt)))
+                out.append(Problem(*where("$.prompt"), f"a prompt of {prompts_rel}", short_repr(item.prompt)))
             if item.iteration > config.repeats.iterations:
-                out.append(Problem(*where, "$.iteration", f"at most {config.repeats.iterations} (repeats.iterations in {cfg})", str(item.iteration)))
+                out.append(Problem(*where("$.iteration"), f"at most {config.repeats.iterations} (repeats.iterations in {cfg})", str(item.iteration)))
             key = (item.model, item.prompt, item.iteration)
             if key in seen:
-                out.append(Problem(*where, "", "one record per model, prompt and iteration", f"{item.model} {item.prompt} #{item.iteration} again"))
+                out.append(Problem(*where(""), "one record per model, prompt and iteration", f"{item.model} {item.prompt} #{item.iteration} again"))
             seen.add(key)
             _check_attempts(config, item, where, out)
             _check_judgments(config, s.judges, criteria, item, where, out)
@@ -317,14 +361,14 @@ def _check(fid, config, models, model_lines, prompts, prompt_lines, sweeps, out)
 def _check_attempts(config: BenchmarkConfig, item: Item, where: tuple, out: list[Problem]) -> None:
     policy = config.generation
     if len(item.attempts) > policy.attempts:
-        out.append(Problem(*where, "$.attempts", f"at most {policy.attempts} attempts (generation.attempts)", f"{len(item.attempts)}"))
+        out.append(Problem(*where("$.attempts"), f"at most {policy.attempts} attempts (generation.attempts)", f"{len(item.attempts)}"))
     for k, a in enumerate(item.attempts):
         if a.outcome == "ok" and k < len(item.attempts) - 1:
-            out.append(Problem(*where, f"$.attempts[{k}].outcome", "\"failed\": only the last attempt may succeed", "\"ok\""))
+            out.append(Problem(*where(f"$.attempts[{k}].outcome"), "\"failed\": only the last attempt may succeed", "\"ok\""))
         if a.outcome == "failed" and a.reason not in policy.failure_reasons:
-            out.append(Problem(*where, f"$.attempts[{k}].reason", f"one of {policy.failure_reasons} (generation.failure_reasons)", short_repr(a.reason)))
+            out.append(Problem(*where(f"$.attempts[{k}].reason"), f"one of {policy.failure_reasons} (generation.failure_reasons)", short_repr(a.reason)))
         if a.outcome == "ok" and a.reason is not None:
-            out.append(Problem(*where, f"$.attempts[{k}].reason", "no reason on a successful attempt", short_repr(a.reason)))
+            out.append(Problem(*where(f"$.attempts[{k}].reason"), "no reason on a successful attempt", short_repr(a.reason)))
 
 
 def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria: dict[str, Criterion], item: Item,
@@ -332,38 +376,38 @@ def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria:
     ok = item.attempts[-1].outcome == "ok"
     if not ok:
         if item.judgments:
-            out.append(Problem(*where, "$.judgments", "no judgments: every attempt failed, so nothing was judged", f"{len(item.judgments)}"))
+            out.append(Problem(*where("$.judgments"), "no judgments: every attempt failed, so nothing was judged", f"{len(item.judgments)}"))
         return
     named = [j.judge for j in item.judgments]
     if sorted(named) != sorted(sweep_judges):
-        out.append(Problem(*where, "$.judgments", f"one judgment by each of the sweep's judges ({', '.join(sweep_judges)})",
+        out.append(Problem(*where("$.judgments"), f"one judgment by each of the sweep's judges ({', '.join(sweep_judges)})",
                            ", ".join(named) or "none"))
     for k, j in enumerate(item.judgments):
         path = f"$.judgments[{k}]"
         missing = [c for c in criteria if c not in j.scores]
         extra = [c for c in j.scores if c not in criteria]
         if missing:
-            out.append(Problem(*where, f"{path}.scores", "a score (or null, if optional) for every criterion", "none for " + ", ".join(missing)))
+            out.append(Problem(*where(f"{path}.scores"), "a score (or null, if optional) for every criterion", "none for " + ", ".join(missing)))
         for c in extra:
-            out.append(Problem(*where, f"{path}.scores.{c}", "a criterion of the configuration", short_repr(c)))
+            out.append(Problem(*where(f"{path}.scores.{c}"), "a criterion of the configuration", short_repr(c)))
         for cid, v in j.scores.items():
             c = criteria.get(cid)
             if c is None:
                 continue
             if v is None and not c.optional:
-                out.append(Problem(*where, f"{path}.scores.{cid}", f"a score on {display(c.min, 2)}-{display(c.max, 2)} (the criterion is not optional)", "null"))
+                out.append(Problem(*where(f"{path}.scores.{cid}"), f"a score on {display(c.min, 2)}-{display(c.max, 2)} (the criterion is not optional)", "null"))
             elif v is not None and not c.min <= v <= c.max:
-                out.append(Problem(*where, f"{path}.scores.{cid}", f"a score on {display(c.min, 2)}-{display(c.max, 2)}", short_repr(v)))
+                out.append(Problem(*where(f"{path}.scores.{cid}"), f"a score on {display(c.min, 2)}-{display(c.max, 2)}", short_repr(v)))
         if missing or extra or any(v is None and not criteria[c].optional for c, v in j.scores.items() if c in criteria):
             continue
         if all(v is None for v in j.scores.values()):
-            out.append(Problem(*where, f"{path}.scores", "at least one criterion scored", "every one null"))
+            out.append(Problem(*where(f"{path}.scores"), "at least one criterion scored", "every one null"))
             continue
         if any(v is not None and not criteria[c].min <= v <= criteria[c].max for c, v in j.scores.items()):
             continue
         computed = judgment_score(config, j)
         if j.score is None and config.item_score.source == "stated":
-            out.append(Problem(*where, f"{path}.score", "the item score the harness computed (item_score.source is \"stated\")", "nothing"))
+            out.append(Problem(*where(f"{path}.score"), "the item score the harness computed (item_score.source is \"stated\")", "nothing"))
         elif j.score is not None and abs(j.score - computed) > config.item_score.tolerance:
-            out.append(Problem(*where, f"{path}.score", f"{display(computed, 4)} (the configured formula), within {display(config.item_score.tolerance, 4)}",
+            out.append(Problem(*where(f"{path}.score"), f"{display(computed, 4)} (the configured formula), within {display(config.item_score.tolerance, 4)}",
                                short_repr(j.score)))

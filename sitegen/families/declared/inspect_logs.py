@@ -1,0 +1,240 @@
+"""Inspect AI evaluation logs as a declared benchmark's items, read with Inspect's own reader.
+
+A sweep that names `logs` (a glob under data/<family>/) takes its items from the logs it
+matches instead of an items file. Each log is one model's run of the task (`eval.model`), and
+each of its samples, by id and epoch, one item (prompt, iteration); the rest is mapped as the
+configuration's [inspect] table says (config.Inspect):
+
+    sample.scores[scorer].value         a judgment's scores (a dict: criterion -> score)
+    sample.scores[scorer].explanation   its rationale
+    sample.output.completion            the output
+    sample.error_retries, sample.error  failed attempts, each with its message
+    sample.input, string metadata       the prompt's text and fields (when the site has no prompts.jsonl)
+
+The records made here are the family's own (models.Item, models.Prompt), checked by every rule
+an items file is; a problem is located in the log: its file, the sample by id and epoch, and the
+field as Inspect names it. A log whose status is not `success` is a problem, as is a sample of a
+model found in two logs of one sweep: a re-run is a new sweep, so a later log never silently
+replaces an earlier one. Each log's own identity (eval and run ids, task and its version, model,
+generation config, created) is kept beside its SHA-256 for the manifest and the method page.
+
+Inspect is an optional dependency (`pip install "sitegen[inspect]"`); without it a site that
+names logs gets one problem saying what to install, and a site that names none never imports it.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sitegen.errors import Problem, short_repr
+from sitegen.load import JsonRecord, Loaded, SourceFile, read_bytes
+
+INSTALL = 'the Inspect AI log reader (pip install "sitegen[inspect]")'
+
+
+@dataclass(frozen=True)
+class LogIdentity:
+    """What a log says it is, published beside its SHA-256."""
+
+    file: str
+    sha256: str
+    status: str
+    eval_id: str
+    run_id: str
+    task: str
+    task_id: str
+    task_version: str
+    model: str
+    created: str
+    generation_config: dict
+    samples: int
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an item record came from: a line of an items file, or a sample of a log. Called with
+    a path in the record (`$.judgments[0].scores.voice`), it gives (file, line, path) for a
+    Problem, the path as the source names it."""
+
+    file: str
+    line: int | None
+    sample: str | None = None  # "$.samples[id=p1, epoch=2]" for a log
+    scorer: str = ""
+
+    def __call__(self, path: str) -> tuple[str, int | None, str]:
+        if self.sample is None:
+            return self.file, self.line, path
+        return self.file, None, _log_path(self.sample, self.scorer, path)
+
+
+_RULES = (  # a record's path -> the log's, in order: the first that matches
+    (re.compile(r"^\$\.model\b"), lambda m, s, sc: "$.eval.model"),
+    (re.compile(r"^\$\.prompt\b"), lambda m, s, sc: f"{s}.id"),
+    (re.compile(r"^\$\.iteration\b"), lambda m, s, sc: f"{s}.epoch"),
+    (re.compile(r"^\$\.output\b"), lambda m, s, sc: f"{s}.output.completion"),
+    (re.compile(r"^\$\.attempts\b"), lambda m, s, sc: f"{s}.error_retries"),
+    (re.compile(r"^\$\.judgments\[\d+\]\.scores(.*)$"), lambda m, s, sc: f"{s}.scores.{sc}.value{m.group(1)}"),
+    (re.compile(r"^\$\.judgments\[\d+\]\.rationale$"), lambda m, s, sc: f"{s}.scores.{sc}.explanation"),
+    (re.compile(r"^\$\.judgments\b"), lambda m, s, sc: f"{s}.scores.{sc}"),
+    (re.compile(r"^\$\.title\b"), lambda m, s, sc: f"{s}.id"),
+    (re.compile(r"^\$\.text\b"), lambda m, s, sc: f"{s}.input"),
+    (re.compile(r"^\$\.id\b"), lambda m, s, sc: f"{s}.id"),
+    (re.compile(r"^\$\.(.+)$"), lambda m, s, sc: f"{s}.metadata.{m.group(1)}"),  # a prompt's field is the sample's metadata
+)
+
+
+def _log_path(sample: str, scorer: str, path: str) -> str:
+    for pattern, make in _RULES:
+        if m := pattern.match(path):
+            return make(m, sample, scorer)
+    return sample
+
+
+@dataclass
+class LogSweep:
+    """One sweep's logs, as the family's records."""
+
+    items: list[JsonRecord] = field(default_factory=list)  # line = the record's place, 1-based
+    item_where: list[Where] = field(default_factory=list)
+    prompts: list[JsonRecord] = field(default_factory=list)  # one per sample id, first seen
+    prompt_where: list[Where] = field(default_factory=list)
+    logs: list[LogIdentity] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def reader():
+    """inspect_ai.log.read_eval_log, or None when Inspect is not installed."""
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        return None
+    return read_eval_log
+
+
+def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, failure_reason: str,
+               loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str]) -> LogSweep:
+    out = LogSweep()
+    base = root / "data" / fid
+    paths = sorted(p for p in base.glob(pattern) if p.is_file() or p.is_symlink())
+    if not paths:
+        loaded.problems.append(Problem(*where_config, f"Inspect logs under data/{fid}/ matching {pattern!r}", "none"))
+        loaded.incomplete.add(where_config[0])
+        return out
+    read = reader()
+    if read is None:
+        loaded.problems.append(Problem(*where_config, INSTALL, "inspect_ai is not installed"))
+        loaded.incomplete.add(where_config[0])  # nothing of the sweep was read: no rule across records is checked
+        return out
+    seen: dict[tuple[str, str, int], str] = {}  # (model, sample id, epoch) -> the log it is in
+    prompts: dict[str, dict] = {}
+    for path in paths:
+        src, data = read_bytes(root, path, loaded, limits)
+        if data is None:
+            continue
+        files[src.rel] = src
+        out.files.append(src.rel)
+        log = _parse(read, data, path.suffix, src.rel, loaded)
+        if log is None:
+            continue
+        spec = log.eval
+        out.logs.append(LogIdentity(src.rel, src.sha256, str(log.status), spec.eval_id, spec.run_id, spec.task, spec.task_id,
+                                    str(spec.task_version), spec.model, str(spec.created),
+                                    spec.model_generate_config.model_dump(exclude_none=True, mode="json"), len(log.samples or [])))
+        if log.status != "success":
+            loaded.problems.append(Problem(src.rel, None, "$.status", "a log whose run succeeded (\"success\")",
+                                           f"{short_repr(str(log.status))}" + (f": {log.error.message.splitlines()[0]}" if log.error else "")))
+        for sample in log.samples or []:
+            sid, epoch = str(sample.id), sample.epoch
+            here = f"$.samples[id={sid}, epoch={epoch}]"
+            key = (spec.model, sid, epoch)
+            if key in seen:
+                loaded.problems.append(Problem(src.rel, None, here, "each sample and epoch of a model in one log of the sweep "
+                                               "(a re-run is a new sweep)", f"also in {seen[key]}"))
+                continue
+            seen[key] = src.rel
+            out.items.append(JsonRecord(src.rel, len(out.items) + 1, _item(spec.model, sample, judge, scorer, failure_reason)))
+            out.item_where.append(Where(src.rel, None, here, scorer))
+            prompt = _prompt(sample)
+            if sid not in prompts:
+                prompts[sid] = prompt
+                out.prompts.append(JsonRecord(src.rel, len(out.prompts) + 1, prompt))
+                out.prompt_where.append(Where(src.rel, None, here, scorer))
+            elif prompts[sid] != prompt:
+                loaded.problems.append(Problem(src.rel, None, f"{here}.input", f"the same input and metadata as sample {sid} "
+                                               "has in every other log", "a different one"))
+    return out
+
+
+def _parse(read, data: bytes, suffix: str, rel: str, loaded: Loaded):
+    """The log, read by Inspect from the very bytes that were hashed."""
+    with tempfile.TemporaryDirectory(prefix="sitegen-inspect-") as tmp:
+        path = Path(tmp) / f"log{suffix}"
+        path.write_bytes(data)
+        try:
+            return read(str(path))
+        except Exception as exc:  # noqa: BLE001 - whatever the reader refuses is a problem of this input
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            loaded.problems.append(Problem(rel, None, "", "an Inspect AI evaluation log", f"{type(exc).__name__}: {first}"))
+            loaded.incomplete.add(rel)
+            return None
+
+
+def _item(model: str, sample, judge: str, scorer: str, failure_reason: str) -> dict[str, Any]:
+    attempts = [{"outcome": "failed", "reason": failure_reason, "detail": _message(r.message)} for r in (sample.error_retries or [])]
+    item: dict[str, Any] = {"model": model, "prompt": str(sample.id), "iteration": sample.epoch}
+    if sample.error is not None:
+        attempts.append({"outcome": "failed", "reason": failure_reason, "detail": _message(sample.error.message)})
+        item["attempts"] = attempts
+        return item
+    attempts.append({"outcome": "ok"})
+    item["attempts"] = attempts
+    completion = sample.output.completion if sample.output is not None else ""
+    if completion:
+        item["output"] = completion
+    score = (sample.scores or {}).get(scorer)
+    if score is None:
+        # no judgment: the family's rule (one per judge of the sweep) reports it, at .scores.<scorer>
+        item["judgments"] = []
+        return item
+    judgment: dict[str, Any] = {"judge": judge, "scores": score.value}
+    if score.explanation:
+        judgment["rationale"] = score.explanation
+    item["judgments"] = [judgment]
+    return item
+
+
+def _message(text: str) -> str:
+    """An error's message as a failure's detail: its first line, within the detail's bound."""
+    return (text.strip().splitlines() or [""])[0][:2000]
+
+
+def _prompt(sample) -> dict[str, Any]:
+    """The prompt a sample stands for: its id, its input as text, and its metadata's strings."""
+    prompt: dict[str, Any] = {"id": str(sample.id)}
+    text = _input_text(sample.input)
+    if text:
+        prompt["text"] = text
+    for k, v in sorted((sample.metadata or {}).items()):
+        if isinstance(v, str) and k not in ("id", "title", "text"):
+            prompt[k] = v
+    return prompt
+
+
+def _input_text(value) -> str:
+    if isinstance(value, str):
+        return value
+    parts = []
+    for message in value or []:
+        content = message.content
+        if isinstance(content, str):
+            parts.append(content)
+        else:
+            parts.extend(c.text for c in content if getattr(c, "type", "") == "text")
+    return "\n\n".join(p for p in parts if p)
