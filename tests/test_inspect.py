@@ -261,8 +261,8 @@ def test_without_the_inspect_extra_a_site_naming_logs_gets_one_problem_saying_wh
     with pytest.raises(InputError) as e:
         validate(load_config(site))
     assert [str(p) for p in e.value.problems] == [
-        f'content/{FID}/benchmark.toml $.sweeps[{i}].logs: expected the Inspect AI log reader (pip install "sitegen[inspect]"); '
-        "found inspect_ai is not installed" for i in (0, 1)]
+        f'content/{FID}/benchmark.toml $.sweeps: expected the Inspect AI log reader (pip install "sitegen[inspect]"); '
+        "found inspect_ai is not installed"]
 
 
 def test_a_site_naming_no_logs_never_imports_inspect(tmp_path):
@@ -278,3 +278,18 @@ def test_a_site_naming_no_logs_never_imports_inspect(tmp_path):
 def test_the_site_from_logs_verifies_against_a_fresh_build(built, site):
     r = run_cli("verify", str(built), "--source", str(site))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_logs_written_as_json_are_read_as_well(tmp_path):
+    logs = tmp_path / "json-logs"
+    logs.mkdir()
+    for m in MODELS:
+        write_log(logs / f"{m.split('/')[1]}.json", m, 1)
+    root = tmp_path / "site"
+    assert run_cli("new", "site", str(root), "--id", FID, "--title", "Tales", "--from-inspect", str(logs)).returncode == 0
+    assert 'logs = "logs/*.json"' in (root / f"content/{FID}/benchmark.toml").read_text(encoding="utf-8")
+    fill(root)
+    build(load_config(root), root / "_site")
+    want = expected_board({m: 1 for m in MODELS})
+    for r in rows(root / f"_site/{FID}/boards/fiction/board.csv"):
+        assert float(r["score"]) == pytest.approx(want[("Fiction", r["model"])]["score"], abs=1e-9)

@@ -127,11 +127,7 @@ def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, fail
         loaded.problems.append(Problem(*where_config, f"Inspect logs under data/{fid}/ matching {pattern!r}", "none"))
         loaded.incomplete.add(where_config[0])
         return out
-    read = reader()
-    if read is None:
-        loaded.problems.append(Problem(*where_config, INSTALL, "inspect_ai is not installed"))
-        loaded.incomplete.add(where_config[0])  # nothing of the sweep was read: no rule across records is checked
-        return out
+    read = reader()  # the caller has said once what to install when it is missing
     seen: dict[tuple[str, str, int], str] = {}  # (model, sample id, epoch) -> the log it is in
     prompts: dict[str, dict] = {}
     for path in paths:

@@ -32,7 +32,8 @@ from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes
 from sitegen.numbers import display
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
-from sitegen.families.declared.inspect_logs import LogIdentity, Where, read_sweep
+from sitegen.families.declared import inspect_logs
+from sitegen.families.declared.inspect_logs import INSTALL, LogIdentity, Where, read_sweep
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
 
 _MODELS = TypeAdapter(list[Model])
@@ -115,7 +116,13 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     if config is not None:
         _check_sweep_amendments(fid, config, log, out)
         logged: dict[str, tuple[Prompt, Where]] = {}
+        unreadable = any(s.logs for s in config.sweeps) and inspect_logs.reader() is None
+        if unreadable:  # one problem for the site, not one per sweep
+            out.append(Problem(config_rel(fid), None, "$.sweeps", INSTALL, "inspect_ai is not installed"))
+            loaded.incomplete.add(config_rel(fid))
         for i, s in enumerate(config.sweeps):
+            if s.items is None and unreadable:
+                continue
             if s.items is not None:
                 rel = data_rel(fid, s.items)
                 items, where = _lines(root, rel, _ITEMS, loaded, limits, files)
