@@ -105,7 +105,7 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     files: dict[str, SourceFile] = {}
     raw: dict = {}  # the configuration and the prompts as written, for the freeze's fingerprints
     config = _config(fid, root, loaded, limits, files, raw)
-    models, model_lines = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
+    models, model_where = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
     # The prompts: prompts.jsonl, or when every sweep reads Inspect logs and the site has none,
     # the logs' samples (their input and string metadata).
     from_logs = config is not None and all(s.logs for s in config.sweeps) and not os.path.lexists(root / data_rel(fid, "prompts.jsonl"))
@@ -141,7 +141,7 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
         if from_logs:
             prompts, prompt_where = [p for p, _w in logged.values()], [w for _p, w in logged.values()]
         if not loaded.incomplete & set(files):
-            _check(fid, config, models, model_lines, prompts, prompt_where, sweeps, out)
+            _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
     frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
@@ -267,7 +267,7 @@ def _located(adapter: TypeAdapter, records: list[JsonRecord], where: list[Where]
     is put where its record came from (a line of a file, or a sample of an Inspect log)."""
     at = {r.line: w for r, w in zip(records, where)}
     values, errs = validate_many(adapter, records, "")
-    out.extend(Problem(*at[e.line](e.path), e.expected, e.found) for e in errs)
+    out.extend(Problem(*at[e.line](e.path), e.expected, e.found, e.more) for e in errs)
     bad = {e.line for e in errs}
     return values, [at[r.line] for r in records if r.line not in bad]
 
