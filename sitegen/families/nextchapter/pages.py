@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sitegen import amendments, render, stats
 from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families.nextchapter.audition import TOP_HOUSES
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
 from sitegen.families.nextchapter.figure import draw_compliance, draw_craft, draw_generation_noise
@@ -108,13 +109,11 @@ def outputs(res: NextChapterResults) -> Outputs:
     table("audition-authors", SENTENCES.table_audition_authors(),
           ["judge", "item", "author", "best_model", "best_writer", "author_above_every_model"],
           [(p.judge, p.item, p.author, p.best_model, p.best_writer, p.above) for p in au.authors], "audition")
-    table("audition-houses", SENTENCES.table_audition_houses(), ["judge", "mean_rho", *[f"top_house_{k + 1}" for k in range(2)]],
-          [(j, au.mean_rho.get(j), *(au.top_houses.get(j, []) + [None, None])[:2]) for j in [c.id for c in run.audition.candidates]],
+    table("audition-houses", SENTENCES.table_audition_houses(), ["judge", "mean_rho", *[f"top_house_{k + 1}" for k in range(TOP_HOUSES)]],
+          [(j, au.mean_rho.get(j), *(au.top_houses.get(j, []) + [None] * TOP_HOUSES)[:TOP_HOUSES]) for j in [c.id for c in run.audition.candidates]],
           "audition")
-    pn = res.panel
-    panel_means = {m: mean for m, mean in pn.top}
     table("earlier-panel", SENTENCES.table_panel(run.earlier_panel), ["model", "mean_mark", "marks", "among_top", "marks_at_modal"],
-          _panel_rows(run.earlier_panel, pn, panel_means), "audition")
+          _panel_rows(run.earlier_panel, res.panel), "panel")
     table("effort", SENTENCES.table_effort(),
           ["house", "model", "effort", "status", "starting", "chapters", "craft", "craft_se", "craft_gain", "within_noise",
            "output_tokens", "reasoning_tokens", "cost_per_chapter_usd", "cost_ratio"],
@@ -229,7 +228,8 @@ def _reading_rows(r) -> list[tuple]:
     return rows
 
 
-def _panel_rows(panel, result, top_means: dict) -> list[tuple]:
+def _panel_rows(panel, result) -> list[tuple]:
+    top_means = dict(result.top)
     marks: dict[str, list[int]] = {}
     for m in panel.marks:
         marks.setdefault(m.model, []).append(m.mark)
