@@ -185,7 +185,7 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
         {i: statistics.fmean(v) for i, v in sorted(_by_item(results, "reference_compliance").items())},
         sum(1 for c in inp.calls if c.order[0] == "candidate"), unjudged,
         audition(run.audition), panel(run.earlier_panel),
-        effort_history(run, inp.chapters, results, len(items)), _example(standings, results))
+        effort_history(run, inp.chapters, results), _example(standings, results))
 
 
 def _by_item(results: list[ItemResult], field: str) -> dict[str, list[float]]:

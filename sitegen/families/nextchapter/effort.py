@@ -34,7 +34,7 @@ class EffortRow:
     cost_ratio: float | None  # its cost per chapter over the starting setting's
 
 
-def effort_history(run, chapters, results, n_items: int) -> list[EffortRow]:
+def effort_history(run, chapters, results) -> list[EffortRow]:
     rows = []
     for m in sorted(run.models, key=lambda m: (m.house, m.id)):
         per = {}
