@@ -214,7 +214,10 @@ def ref_score_boards(root: Path) -> dict[str, list[dict]]:
         for eid, recs in sorted(per.items()):
             ok = [ref_score(r, weights) for r in recs if ref_eligible(r, cohort)]
             row = {"entrant": eid, "name": entrants[eid]["name"], "runs": len(recs), "eligible": len(ok)}
-            if not ok:
+            # protocol section 6: every brief x replicate of each of its arms, or no rank
+            arms = ["system"] if entrants[eid]["kind"] == "system" else ["free-run", "sustained"]
+            full = {(a, br["id"], k) for a in arms for br in cohort["briefs"] for k in range(1, cohort["replicates"] + 1)}
+            if not ok or not full <= {(r["arm"], r["brief"], r["replicate"]) for r in runs if r["entrant"] == eid}:
                 unranked.append(row)
                 continue
             seed = ref_seed(b["id"], eid)

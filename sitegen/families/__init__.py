@@ -95,7 +95,9 @@ class Outputs:
     # What the site's navigation and home say about this family (templates/base.html,
     # _family_nav.html, _results.html): id, title, href (its home, "canonic/"), line (one
     # sentence), synthetic (a bool), nav ([(part, [(label, href)])], parts from home, boards,
-    # method, evidence, data) and result ({dated, date, boards: [{number, name, href, first}]}).
+    # method, evidence, data) and result ({dated, date, boards: [{number, name, href, first,
+    # and optionally ranked and entrants, the counts of ranked rows and of rows: a board with
+    # one ranked row names it as the only one, not as first}]}).
     summary: dict[str, Any] = field(default_factory=dict)
     # Input files published as they are under raw/, so `sitegen verify` can recompute from them.
     raw_files: list[str] = field(default_factory=list)

@@ -100,7 +100,8 @@ def outputs(res: CanonicResults) -> Outputs:
                 ("data", [("Downloads", "downloads/#dl-canonic")])],
         "line": SENTENCES.line(res),
         "result": {"dated": "sweep", "date": s.sweep.date, "boards": [
-            {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first]} for b in res.boards]},
+            {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first],
+             "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)} for b in res.boards]},
     }
     raw = [SWEEP_FILE, CELLS_FILE, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
     raw += [f.rel for f in inp.freeze.documents]

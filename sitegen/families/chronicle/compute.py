@@ -4,6 +4,9 @@
   and published as a DNF diagnostic, never ranked.
 - A run's ChronicleBench Score is the mean of its window composites; a window composite is the
   median of three judge runs' capped composites (validate.py recomputes and checks both).
+- An entrant ranks only when its runs hold the full protocol (both arms for a model, its own
+  arm for a system, every brief, every replicate; failed runs count, they are on record):
+  otherwise its rows are unranked on every board, as a partial cohort, naming the missing runs.
 - Boards 1 and 2 rank an entrant by the mean score of its eligible runs, with a 95% percentile
   bootstrap interval over those runs (10,000 resamples, seed from "v1.1|board|entrant"). Board 3
   ranks the free-run arm by voluntary length: the median words a model wrote before stopping on
@@ -60,8 +63,11 @@ class Row:
     min_words: int | None = None
     max_words: int | None = None
     seed: int | None = None
-    reason: str | None = None  # why the row has no rank
+    reason: str | None = None  # why the row has no rank: DNF, or partial-cohort
+    missing: tuple[tuple[str, str, int], ...] = ()  # partial-cohort: the (arm, brief, replicate) runs it lacks
+    required: int = 0  # the runs the full protocol asks of the entrant, over all its arms
     self_family: bool = False  # the entrant comes from the judge's house
+    cohort: str = ""  # the cohort it joined with
 
 
 @dataclass(frozen=True)
@@ -90,12 +96,16 @@ class Band:
 
 @dataclass(frozen=True)
 class Exhibit:
+    """The system against its base model. The difference is None when either side has no
+    eligible run or ran part of the protocol: the exhibit is then published without it, as a
+    loss publishes like any other (protocol section 8), never dropped."""
+
     system: Row
     base: Row
-    difference: float
-    low: float
-    high: float
-    seed: int
+    difference: float | None
+    low: float | None
+    high: float | None
+    seed: int | None
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
     band_values = np.array([s for _, s in v11])
     entrants = {e.id: e for e in c.entrants}
     judge_house = house(c.instrument.judge_slug)
+    missing = {eid: _missing_runs(e, c, inp.runs) for eid, e in entrants.items()}
 
     boards = []
     for b in sorted(c.boards, key=lambda b: b.number):
@@ -156,11 +167,16 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
             e = entrants[rr.run.entrant]
             if rr.run.arm == b.arm and e.status == "active":  # withdrawn models: diagnostics only
                 board_runs[e.id].append(rr)
+        for e in c.entrants:  # an active entrant with no run on this arm yet is a row too: a partial one
+            if e.status == "active" and b.arm in required_arms(e):
+                board_runs.setdefault(e.id, [])
+        partial = {eid: missing[eid] for eid in board_runs if missing[eid]}
         if b.arm == "free-run":
-            metric, rows = "voluntary-length", _length_rows(b.id, board_runs, entrants)
+            metric, rows = "voluntary-length", _length_rows(b.id, board_runs, entrants, partial)
         else:
-            metric, rows = "score", _score_rows(b.id, board_runs, entrants, band_values)
-        rows = [replace(r, self_family=house(r.entrant) == judge_house) for r in rows]
+            metric, rows = "score", _score_rows(b.id, board_runs, entrants, band_values, partial)
+        rows = [replace(r, self_family=house(r.entrant) == judge_house, cohort=entrants[r.entrant].cohort,
+                        required=len(required_runs(entrants[r.entrant], c))) for r in rows]
         boards.append(BoardResult(b.id, b.number, b.title, b.arm, b.description, metric, rows))
 
     by_stratum: dict[str, list[float]] = defaultdict(list)
@@ -192,18 +208,39 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
     )
 
 
+def required_runs(entrant, c) -> list[tuple[str, str, int]]:
+    """The (arm, brief, replicate) runs the full protocol asks of an entrant (protocol sections 2
+    and 6): a model runs both arms, a system its own, each on every brief, every replicate."""
+    return [(arm, b.id, rep) for arm in required_arms(entrant) for b in c.briefs for rep in range(1, c.replicates + 1)]
+
+
+def required_arms(entrant) -> tuple[str, ...]:
+    return ("system",) if entrant.kind == "system" else ("free-run", "sustained")
+
+
+def _missing_runs(entrant, c, runs) -> tuple[tuple[str, str, int], ...]:
+    """The runs of the full protocol an entrant has no record of. A failed run is a record:
+    failures stay visible and count as run (section 2); only an absent run makes a cohort
+    partial, and a partial entrant ranks on no board (section 6)."""
+    have = {(r.arm, r.brief, r.replicate) for r in runs if r.entrant == entrant.id}
+    return tuple(k for k in required_runs(entrant, c) if k not in have)
+
+
 def house(slug: str) -> str:
     """The house that made a pinned model: the vendor part of its slug (anthropic/claude-opus-5)."""
     return slug.split("/", 1)[0]
 
 
-def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) -> list[Row]:
+def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray, partial) -> list[Row]:
     rows = []
     for eid, rrs in sorted(board_runs.items()):
         ok = [rr.score for rr in sorted(rrs, key=lambda rr: rr.run.id) if rr.eligible]  # run-id order: the bootstrap's input order
         name = entrants[eid].name
+        if eid in partial:
+            rows.append(Row(eid, name, len(rrs), len(ok), reason="partial-cohort", missing=partial[eid]))
+            continue
         if not ok:
-            rows.append(Row(eid, name, len(rrs), 0, reason="no run inside the eligibility band (DNF)"))
+            rows.append(Row(eid, name, len(rrs), 0, reason="DNF"))
             continue
         arr = np.array(ok)
         seed = stats.derive_seed(V11, board_id, eid)
@@ -215,10 +252,13 @@ def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray) ->
     return _ranked(rows, lambda r: r.score)
 
 
-def _length_rows(board_id: str, board_runs, entrants) -> list[Row]:
+def _length_rows(board_id: str, board_runs, entrants, partial) -> list[Row]:
     rows = []
     for eid, rrs in sorted(board_runs.items()):
         words = [rr.run.words for rr in sorted(rrs, key=lambda rr: rr.run.id)]  # run-id order: the bootstrap's input order
+        if eid in partial:
+            rows.append(Row(eid, entrants[eid].name, len(rrs), sum(rr.eligible for rr in rrs), reason="partial-cohort", missing=partial[eid]))
+            continue
         seed = stats.derive_seed(V11, board_id, eid)
         low, high = stats.percentile_bootstrap(np.array(words, dtype=np.float64), seed, statistic=np.median)
         rows.append(Row(eid, entrants[eid].name, len(rrs), sum(rr.eligible for rr in rrs), low=low, high=high,
@@ -241,11 +281,14 @@ def _exhibit(inp: ChronicleInput, runs: list[RunResult], boards: list[BoardResul
     if ex is None:
         return None
     rows = {r.entrant: r for b in boards if b.metric == "score" for r in b.rows}
+    names = {e.id: e.name for e in inp.cohort.entrants}
+    # A side with no row on a score board (a withdrawn entrant) is shown with no run.
+    system, base = (rows.get(e) or Row(e, names[e], 0, 0) for e in (ex.system, ex.base_model))
     sys_scores = [rr.score for rr in runs if rr.run.entrant == ex.system and rr.eligible]
     base_scores = [rr.score for rr in runs if rr.run.entrant == ex.base_model and rr.run.arm == "sustained" and rr.eligible]
-    if not sys_scores or not base_scores or ex.system not in rows or ex.base_model not in rows:
-        return None
+    if not sys_scores or not base_scores or any(r.reason == "partial-cohort" or r.runs == 0 for r in (system, base)):
+        return Exhibit(system, base, None, None, None, None)
     seed = stats.derive_seed(V11, "exhibit", ex.system, ex.base_model)
     a, b = np.array(sys_scores), np.array(base_scores)
     low, high = stats.difference_bootstrap(a, b, seed)
-    return Exhibit(rows[ex.system], rows[ex.base_model], float(a.mean() - b.mean()), low, high, seed)
+    return Exhibit(system, base, float(a.mean() - b.mean()), low, high, seed)

@@ -76,6 +76,8 @@ from its own streams, so changing one never changes another."""
 
 FROZEN_AT = "2026-08-21T06:00:00Z"
 INSTRUMENT_ID = "obr-v2.1-2026-03-08"
+REPLICATES = 3  # of each arm on each brief (protocol section 2)
+TEMPERATURE = 0.8  # every model call's, where the endpoint takes one (section 2)
 COHORT_V11 = "v1.1"
 COHORT_ADD = "v1.1-add-2026-10"
 BAND = (80_000, 95_000)
@@ -114,7 +116,7 @@ ENTRANTS = (
     ("moonshotai/kimi-k3", "Kimi K3", "moonshotai", "model", "withdrawn", COHORT_V11, 6.3, 32768, True, 18.0, 2.9),
     ("z-ai/glm-5.3", "GLM 5.3", "z-ai", "model", "withdrawn", COHORT_V11, 6.2, 32768, True, 20.0, 4.6),
     ("cohere/command-a-2", "Command A 2", "cohere", "model", "active", COHORT_ADD, 6.0, 32768, True, 24.0, 15.5),
-    ("chronicle/chronicle-engine", "Chronicle", "chronicle", "system", "active", COHORT_V11, 7.65, 32768, True, 9.0, 58.0),
+    ("chronicle/chronicle-engine", "Chronicle", "chronicle", "system", "active", COHORT_V11, 7.65, 32768, True, 12.0, 58.0),
 )
 SYSTEM_ID = "chronicle/chronicle-engine"
 BASE_MODEL_ID = "anthropic/claude-sonnet-4.6"
@@ -273,16 +275,16 @@ def _plan(entrant: str, kind: str, status: str, outcomes: dict) -> list[tuple]:
     if status == "withdrawn":
         return list(WITHDRAWN_RUNS[entrant])
     if kind == "system":
-        return [(b["id"], "system", r, None, None) for b in BRIEFS for r in (1, 2, 3)]
+        return [(b["id"], "system", r, None, None) for b in BRIEFS for r in range(1, REPLICATES + 1)]
     return [(b["id"], arm, r, outcomes.get((entrant, b["id"], r)) if arm == "sustained" else None, None)
-            for b in BRIEFS for arm in ("free-run", "sustained") for r in (1, 2, 3)]
+            for b in BRIEFS for arm in ("free-run", "sustained") for r in range(1, REPLICATES + 1)]
 
 
 def _entrant_runs(i: int, spec: tuple, profile: dict, brief_offset: dict, outcomes: dict) -> list[dict]:
     eid, _, provider, kind, status, cohort, quality, max_tokens, temp_ok, wps, cost_target = spec
     rng = _rng(1, i)
     cap_words = int(max_tokens * WORDS_PER_TOKEN)
-    params = {"temperature": 0.8, "max_tokens": max_tokens} if temp_ok else {"max_tokens": max_tokens, "params_transformed": True}
+    params = {"temperature": TEMPERATURE, "max_tokens": max_tokens} if temp_ok else {"max_tokens": max_tokens, "params_transformed": True}
     if kind == "system":
         params = {"commission_words": 85_000}
     start = datetime(2026, 9, 30, 7, 0, tzinfo=timezone.utc) if cohort == COHORT_ADD else datetime(2026, 8, 21, 6, 30, tzinfo=timezone.utc)
@@ -328,7 +330,7 @@ def _entrant_runs(i: int, spec: tuple, profile: dict, brief_offset: dict, outcom
         key = "sagascore" if rng.random() < 0.2 else "score"
         runs.append({"id": rid, "entrant": eid, "brief": brief, "arm": arm, "replicate": rep, "cohort": cohort,
                      "manuscript_sha256": sha, "words": words, "stop_reason": stop, "calls": calls,
-                     "windows": windows, key: score})
+                     "instrument": INSTRUMENT_ID, "windows": windows, key: score})
     factor = cost_target / sum(raw_costs)
     costs = iter(raw_costs)
     for run in runs:
@@ -342,7 +344,7 @@ def _design() -> tuple[dict, dict, dict]:
     rng = _rng(0)
     profiles = {e[0]: dict(zip(DIMENSIONS, rng.normal(0, 0.3, len(DIMENSIONS)).round(3).tolist())) for e in ENTRANTS}
     offsets = {e[0]: dict(zip((b["id"] for b in BRIEFS), rng.normal(0, 0.15, len(BRIEFS)).tolist())) for e in ENTRANTS}
-    sustained = [(e[0], b["id"], r) for e in ENTRANTS if e[3] == "model" and e[4] == "active" for b in BRIEFS for r in (1, 2, 3)]
+    sustained = [(e[0], b["id"], r) for e in ENTRANTS if e[3] == "model" and e[4] == "active" for b in BRIEFS for r in range(1, REPLICATES + 1)]
     # N1 stalls more (A6): n1 runs are three times as likely to be picked for a stall
     p = np.array([3.0 if key[1] == "n1" else 1.0 for key in sustained])
     total = sum(n for _, n in SUSTAINED_PLAN)
@@ -373,6 +375,8 @@ def _cohort_document() -> dict:
                       "formerly": "SagaBench", "formerly_score": "SagaScore", "renamed_on": "2026-09-01"},
         "protocol_frozen_on": "2026-08-21",
         "eligibility": {"min_words": BAND[0], "max_words": BAND[1]},
+        "replicates": REPLICATES,
+        "temperature": TEMPERATURE,
         "windows": list(WINDOWS),
         "instrument": {"id": INSTRUMENT_ID, "judge": "Claude Sonnet 4.6", "judge_slug": "anthropic/claude-sonnet-4.6",
                        "temperature": 0.0, "runs": 3},
@@ -427,7 +431,8 @@ def _novel(title, author, gid, stratum, corpus, words, profile, recognized, wind
     slug = "".join(c if c.isalnum() else "-" for c in plain)
     slug = "-".join(p for p in slug.split("-") if p)
     return {"id": f"pg{gid}-{slug}", "title": title, "author": author, "gutenberg_id": gid, "stratum": stratum,
-            "corpus": corpus, "words": words, "profile": profile, "recognized": recognized, "windows": windows, key: score}
+            "corpus": corpus, "words": words, "profile": profile, "recognized": recognized, "instrument": INSTRUMENT_ID,
+            "windows": windows, key: score}
 
 
 def _archive_document() -> dict:

@@ -140,6 +140,10 @@ class Board(Strict):
 
 
 class Cohort(Strict):
+    """A dated entry of the cohort changelog: the day it landed on the site, the instrument its
+    runs were scored on. Listed oldest first; every run of a cohort was generated on or before
+    its date (an addition is a new dated cohort, never a run slipped into an older one)."""
+
     id: Slug
     date: IsoDate
     changelog: Text
@@ -162,6 +166,13 @@ class CohortFile(Strict):
     benchmark: Identity
     protocol_frozen_on: IsoDate
     eligibility: Eligibility
+    # The replicates of each arm on each brief (protocol section 2: three free-run and three
+    # sustained per model and brief; three books per brief for a system). An entrant ranks only
+    # when every one of them was run (section 6: no partial cohorts on a headline board).
+    replicates: int = Field(ge=1, le=9)
+    # The one sampling temperature of every model call (section 2), where the endpoint takes
+    # one; an endpoint that refuses it is recorded with params_transformed: true instead.
+    temperature: float = Field(ge=0, le=2)
     windows: list[Window]
     instrument: Instrument
     profiles: list[WeightProfile] = Field(min_length=1)
@@ -238,6 +249,7 @@ class Run(Strict):
     words: int = Field(ge=0)
     stop_reason: Literal["voluntary-stop", "word-target", "stall", "cap", "budget-guard", "error"]
     calls: list[Call] = Field(min_length=1)
+    instrument: Name  # the OBR system-prompt hash its windows were scored with (section 3a)
     windows: list[WindowScore]
     score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
 
@@ -258,6 +270,7 @@ class ReferenceNovel(Strict):
     words: int = Field(gt=0, le=2_000_000)
     profile: Slug
     recognized: bool  # the post-scoring recognition probe: did the judge identify the work?
+    instrument: Name  # the OBR system-prompt hash its windows were scored with
     windows: list[WindowScore]
     score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
 

@@ -87,16 +87,16 @@ def outputs(res: ChronicleResults) -> Outputs:
         if b.metric == "score":
             table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
                   ["board", "rank_best", "rank_worst", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
-                   "human_percentile", "percentile_low", "percentile_high", "self_family", "bootstrap_seed", "unranked_reason"],
+                   "human_percentile", "percentile_low", "percentile_high", "self_family", "cohort", "bootstrap_seed", "unranked_reason", "missing_runs"],
                   [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high,
-                    r.self_family, r.seed, r.reason)
+                    r.self_family, r.cohort, r.seed, r.reason, _missing(r))
                    for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
         else:
             table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
                   ["board", "rank_best", "rank_worst", "entrant", "name", "runs", "median_words", "median_low", "median_high",
-                   "min_words", "max_words", "self_family", "bootstrap_seed"],
+                   "min_words", "max_words", "self_family", "cohort", "bootstrap_seed", "unranked_reason", "missing_runs"],
                   [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.runs, r.median_words, r.low, r.high, r.min_words, r.max_words,
-                    r.self_family, r.seed)
+                    r.self_family, r.cohort, r.seed, r.reason, _missing(r))
                    for r in b.rows], "board")
     dnf = [rr for rr in res.runs if not rr.eligible]
     table("dnf", SENTENCES.table_dnf(),
@@ -143,7 +143,7 @@ def outputs(res: ChronicleResults) -> Outputs:
 
     figures = _figures(res, src)
     out.figures.extend(f for pair in figures.values() for f in pair if f is not None)
-    common = {"verify_page": "downloads/#checking", "res": res, "figures": figures, "c": c, "ident": ident, "names": names, "briefs": briefs, "synthetic": c.synthetic,
+    common = {"verify_page": "downloads/#checking", "res": res, "figures": figures, "c": c, "ident": ident, "names": names, "briefs": briefs, "cohorts": {k.id: k for k in c.cohorts}, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
               "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
     pages = [
@@ -176,13 +176,19 @@ def outputs(res: ChronicleResults) -> Outputs:
                 ("data", [("Downloads", "downloads/#dl-chronicle"), ("Feed", FEED_PATH)])],
         "line": SENTENCES.line(res),
         "result": {"dated": "latest cohort", "date": max(k.date for k in c.cohorts), "boards": [
-            {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first]} for b in res.boards]},
+            {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first],
+             "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)} for b in res.boards]},
     }
     out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])
     band = res.band
     out.texts["chronicle.human-band"] = SENTENCES.human_band(band)
     return out
+
+
+def _missing(row) -> str | None:
+    """A partial entrant's missing runs in a download cell: arm/brief/replicate, by semicolons."""
+    return "; ".join(f"{arm}/{brief}/{rep}" for arm, brief, rep in row.missing) or None
 
 
 def _first_runs(res: ChronicleResults, board) -> dict[str, str]:

@@ -5,8 +5,10 @@ Rules across documents checked here: references (entrant, brief, cohort, profile
 cannot blend (one board per arm; system entrants only on the system board), withdrawn models
 never on a board, the eligibility band of cohort.json equal to the one the frozen protocol
 states (and holding the v1.1 reference novels), a run's calls numbered 1..n in order, amendment
-ids unique and gap-free with dates not before the freeze, and every stated composite, window
-median and ChronicleBench Score recomputed.
+ids unique and gap-free with dates not before the freeze, every stated composite, window
+median and ChronicleBench Score recomputed, and section 6's standing procedure: every cohort and
+every score on the boards' one instrument, each run in its entrant's cohort and generated between
+the freeze and the day its cohort landed.
 """
 
 from __future__ import annotations
@@ -229,6 +231,9 @@ def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
     for i, e in enumerate(c.entrants):
         if e.cohort not in cohorts:
             out.append(Problem(f, None, f"$.entrants[{i}].cohort", "one of the cohorts", short_repr(e.cohort)))
+        if moving_alias(e.id):
+            out.append(Problem(f, None, f"$.entrants[{i}].id", "a pinned model slug, not a moving alias such as latest or auto (protocol section 1)",
+                               short_repr(e.id)))
     if c.exhibit is not None:
         kinds = {e.id: e.kind for e in c.entrants}
         if kinds.get(c.exhibit.system) != "system":
@@ -237,13 +242,24 @@ def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
             out.append(Problem(f, None, "$.exhibit.base_model", "a model entrant", short_repr(c.exhibit.base_model)))
     if list(c.windows) != ["opening", "25k", "50k", "75k", "ending"]:
         out.append(Problem(f, None, "$.windows", "the five windows opening, 25k, 50k, 75k, ending", ", ".join(c.windows)))
+    # Protocol section 6: the boards are scored on one pinned instrument; a model joins a cohort
+    # on that instrument or not at all. Cohorts are dated entries of the changelog, oldest first,
+    # none before the protocol was frozen.
+    for i, k in enumerate(c.cohorts):
+        if k.instrument != c.instrument.id:
+            out.append(Problem(f, None, f"$.cohorts[{i}].instrument", f"{c.instrument.id!r}, the instrument the boards are scored on "
+                               "(protocol section 6: a whole cohort on the same instrument)", short_repr(k.instrument)))
+        if i == 0 and k.date < c.protocol_frozen_on:
+            out.append(Problem(f, None, f"$.cohorts[{i}].date", f"a date on or after {c.protocol_frozen_on}, when the protocol was frozen", k.date))
+        if i > 0 and k.date <= c.cohorts[i - 1].date:
+            out.append(Problem(f, None, f"$.cohorts[{i}].date", f"a date after {c.cohorts[i - 1].date}, the previous cohort's (cohorts are listed oldest first)", k.date))
 
 
 def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[int], out: list[Problem]) -> None:
     f = RUNS_FILE
     entrants = {e.id: e for e in c.entrants}
     briefs = {b.id: b for b in c.briefs}
-    cohorts = {k.id for k in c.cohorts}
+    cohorts = {k.id: k for k in c.cohorts}
     arms = {b.arm for b in c.boards}
     profiles = {p.id: p.weights for p in c.profiles}
     seen: dict[str, int] = {}
@@ -263,8 +279,13 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
             out.append(Problem(f, line, "$.arm", f"the system arm exactly for system entrants ({e.id} is a {e.kind})", short_repr(run.arm)))
         if run.brief not in briefs:
             out.append(Problem(f, line, "$.brief", "a brief of cohort.json", short_repr(run.brief)))
-        if run.cohort not in cohorts:
+        cohort = cohorts.get(run.cohort)
+        if cohort is None:
             out.append(Problem(f, line, "$.cohort", "a cohort of cohort.json", short_repr(run.cohort)))
+        else:
+            _check_membership(run, line, cohort, e, c, out)
+        if e is not None:
+            _check_calls(run, line, e, c, out)
         if run.arm not in arms:
             out.append(Problem(f, line, "$.arm", "an arm that has a board", short_repr(run.arm)))
         total = sum(call.words_to - call.words_from for call in run.calls)
@@ -284,6 +305,56 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
                       "sagascore" if line in archived else "score")
 
 
+# Slugs that name whatever a provider currently serves, not one model: "Moving latest/alias
+# slugs are prohibited" (protocol section 1).
+_ALIAS = re.compile(r"(^|[/:._-])(latest|auto|default|stable|current)$")
+
+
+def moving_alias(slug: str) -> bool:
+    return _ALIAS.search(slug.lower()) is not None
+
+
+def _check_calls(run: Run, line: int, entrant, c: CohortFile, out: list[Problem]) -> None:
+    """Protocol section 2: every call is served by the entrant's pinned provider (no fallback:
+    a pinned-provider failure is a recorded failure, not a silent reroute), and a model's calls
+    run at the cohort's temperature, or record that the endpoint refused it (params_transformed)."""
+    f = RUNS_FILE
+    for k, call in enumerate(run.calls):
+        if call.returned_provider != entrant.provider:
+            out.append(Problem(f, line, f"$.calls[{k}].returned_provider", f"{entrant.provider!r}, the provider {entrant.id} is pinned to "
+                               "(no fallback: a pinned-provider failure is a recorded failure, not a reroute; protocol section 2)",
+                               short_repr(call.returned_provider)))
+        if entrant.kind != "model":
+            continue  # a system generates under its own engine's parameters
+        temperature = call.params.get("temperature")
+        if temperature is None and call.params.get("params_transformed") is not True:
+            out.append(Problem(f, line, f"$.calls[{k}].params", f"temperature {c.temperature:g}, or params_transformed: true where the "
+                               "endpoint refused it (protocol section 2)", "neither"))
+        elif temperature is not None and (isinstance(temperature, bool) or temperature != c.temperature):
+            out.append(Problem(f, line, f"$.calls[{k}].params.temperature", f"{c.temperature:g}, the cohort's one temperature (protocol section 2)",
+                               short_repr(temperature)))
+
+
+def _check_membership(run: Run, line: int, cohort, entrant, c: CohortFile, out: list[Problem]) -> None:
+    """Protocol section 6: a run stands in its entrant's cohort, was generated after the freeze
+    and on or before the day its cohort landed (a later run is a new dated cohort, never a
+    silent addition to an older one), and was scored on its cohort's instrument."""
+    f = RUNS_FILE
+    if entrant is not None and run.cohort != entrant.cohort:
+        out.append(Problem(f, line, "$.cohort", f"{entrant.cohort!r}, the cohort {entrant.id} joined with ({COHORT_FILE})", short_repr(run.cohort)))
+    if run.instrument != cohort.instrument:
+        out.append(Problem(f, line, "$.instrument", f"{cohort.instrument!r}, the instrument of cohort {cohort.id}", short_repr(run.instrument)))
+    for k, call in enumerate(run.calls):
+        day = call.timestamp[:10]
+        if day > cohort.date:
+            out.append(Problem(f, line, f"$.calls[{k}].timestamp", f"a time on or before {cohort.date}, the day cohort {cohort.id} landed "
+                               "(a model run later joins a later dated cohort, protocol section 6)", call.timestamp))
+            break
+        if day < c.protocol_frozen_on:
+            out.append(Problem(f, line, f"$.calls[{k}].timestamp", f"a time on or after {c.protocol_frozen_on}, when the protocol was frozen", call.timestamp))
+            break
+
+
 def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int], archived: set[int], out: list[Problem]) -> None:
     profiles = {p.id: p.weights for p in c.profiles}
     seen = set()
@@ -301,6 +372,9 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
         if not legacy and not band.min_words <= ref.words <= band.max_words:
             out.append(Problem(REFERENCE_FILE, line, "$.words", f"{band.min_words} to {band.max_words} words, the eligibility band of the "
                                "reference additions (protocol section 7)", short_repr(ref.words)))
+        if ref.instrument != c.instrument.id:
+            out.append(Problem(REFERENCE_FILE, line, "$.instrument", f"{c.instrument.id!r}, the instrument every score on the site comes from "
+                               "(protocol section 3a)", short_repr(ref.instrument)))
         wanted = ["opening", "25k", "50k", "ending"] if legacy else expected_windows(ref.words, c.windows)
         if ref.profile not in profiles:
             out.append(Problem(REFERENCE_FILE, line, "$.profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(ref.profile)))

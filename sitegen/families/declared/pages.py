@@ -122,7 +122,8 @@ def outputs(res: DeclaredResults) -> Outputs:
                 ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]),
                 ("data", [("Downloads", f"downloads/#dl-{fid}")])],
         "result": {"dated": "sweep", "date": current.date, "boards": [
-            {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first]}
+            {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first],
+             "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)}
             for b in current.boards]},
     }
     out.raw_files = sorted(inp.files)

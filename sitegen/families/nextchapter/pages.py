@@ -207,7 +207,8 @@ def outputs(res: NextChapterResults) -> Outputs:
                 ("data", [("Downloads", "downloads/#dl-nextchapter")])],
         "line": SENTENCES.line(res),
         "result": {"dated": "run", "date": run.date, "boards": [
-            {"number": None, "name": "Standings by craft", "href": "nextchapter/", "first": [s.name for s in res.first]}]},
+            {"number": None, "name": "Standings by craft", "href": "nextchapter/", "first": [s.name for s in res.first],
+             "ranked": sum(s.rank_best is not None for s in res.standings), "entrants": len(res.standings)}]},
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)

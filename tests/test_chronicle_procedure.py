@@ -1,0 +1,308 @@
+"""ChronicleBench's protocol enforced: section 6, the standing procedure for adding a model;
+the pinned slugs and providers and uniform parameters of sections 1 and 2; the claims of
+section 8 about a board of one and a loss.
+
+- "No partial cohorts on any headline board": an entrant ranks only when its runs hold the full
+  protocol (both arms for a model, every brief, every replicate; a failed run is on record and
+  counts). Otherwise it is unranked on every board, with the runs it lacks.
+- "The entire cohort the model joins must be on the same instrument": every cohort on the boards'
+  instrument, every score file recording its instrument.
+- "They never silently appear inside an existing cohort's table": a run stands in its entrant's
+  cohort and was generated on or before the day that cohort landed; boards mark the entrants of a
+  later cohort.
+- "The public methodology footnote is updated in the same change that adds the model": the
+  protocol page lists every cohort and its entrants from the cohort record, and its version
+  history from the freeze record.
+
+- Section 1: "Moving latest/alias slugs are prohibited". Section 2: "provider: { only: [pinned],
+  allow_fallbacks: false } ... A pinned-provider failure is a recorded failure, not a silent
+  reroute"; "temperature 0.8 where the endpoint supports it" (else params_transformed).
+- Section 8: "#1 full-novel system only after real system competitors are tested"; "Chronicle
+  losses publish exactly like any other loss".
+
+Each expectation is computed here from the raw files, not from sitegen's code.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import read_jsonl, set_words
+from test_chronicle import COHORT_REL, FREEZE_REL, PROTOCOL_REL, REFS_REL, RUNS_REL, build_site, chronicle_only, problems, read_json, write_json
+
+from sitegen.fingerprint import text_fingerprint
+
+ADDED = "cohere/command-a-2"
+
+
+@pytest.fixture
+def chron(tmp_path: Path) -> Path:
+    return chronicle_only(tmp_path / "site")
+
+
+def write_runs(root: Path, runs: list[dict]) -> None:
+    (root / RUNS_REL).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in runs), encoding="utf-8")
+
+
+def runs_of(root: Path) -> list[dict]:
+    return [rec for _, rec in read_jsonl(root, RUNS_REL)]
+
+
+def read_csv(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        return {r["entrant"]: r for r in csv.DictReader(f)}
+
+
+def page_text(path: Path) -> str:
+    """What a reader sees of a page: tags as spaces, runs of space as one, none before punctuation."""
+    text = re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))
+    return re.sub(r" ([,.;:)])", r"\1", re.sub(r"\s+", " ", text)).replace("&amp;", "&")
+
+
+def required(cohort: dict, entrant: dict) -> set[tuple[str, str, int]]:
+    arms = ["system"] if entrant["kind"] == "system" else ["free-run", "sustained"]
+    return {(arm, b["id"], rep) for arm in arms for b in cohort["briefs"] for rep in range(1, cohort["replicates"] + 1)}
+
+
+def test_the_demo_holds_the_full_protocol_for_every_ranked_entrant(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    runs = runs_of(built_site.root)
+    for e in cohort["entrants"]:
+        have = {(r["arm"], r["brief"], r["replicate"]) for r in runs if r["entrant"] == e["id"]}
+        complete = required(cohort, e) <= have
+        assert complete == (e["status"] == "active"), e["id"]  # the withdrawn models ran part of it (A4)
+    assert len(required(cohort, {"kind": "model"})) == 12 and len(required(cohort, {"kind": "system"})) == 6
+
+
+def test_an_entrant_short_of_the_full_protocol_ranks_on_no_board_and_its_missing_runs_are_named(chron):
+    runs = runs_of(chron)
+    kept = [r for r in runs if r["entrant"] == ADDED][:2]  # 2 of its 12 runs, as in the reported fault
+    assert [r["arm"] for r in kept] == ["free-run", "free-run"]
+    # a run that failed stays on record and counts: a guard abort does not make Grok 5 partial
+    failed = next(r for r in runs if r["entrant"] == "x-ai/grok-5" and r["arm"] == "sustained")
+    failed["stop_reason"] = "budget-guard"
+    write_runs(chron, [r for r in runs if r["entrant"] != ADDED or r in kept])
+    out = build_site(chron)
+
+    cohort = read_json(chron, COHORT_REL)
+    missing = sorted(required(cohort, {"kind": "model"}) - {(r["arm"], r["brief"], r["replicate"]) for r in kept})
+    assert len(missing) == 10
+    for board in ("sustained", "voluntary"):
+        rows = read_csv(out / f"chronicle/boards/{board}.csv")
+        row = rows[ADDED]
+        assert (row["rank_best"], row["rank_worst"], row["unranked_reason"]) == ("", "", "partial-cohort"), board
+        assert row["missing_runs"] == "; ".join(f"{a}/{b}/{k}" for a, b, k in missing)
+        assert rows["x-ai/grok-5"]["rank_best"] != "" and rows["x-ai/grok-5"]["unranked_reason"] == ""
+        # no ranked row counts it: the rank ranges run over the ranked rows alone
+        ranked = [r for r in rows.values() if r["rank_best"]]
+        assert max(int(r["rank_worst"]) for r in ranked) <= len(ranked)
+        text = page_text(out / f"chronicle/boards/{board}/index.html")
+        assert "Command A 2 not ranked: partial cohort, 2 of the 12 runs the protocol asks for (missing: free-run B2 replicate 3; free-run N1 replicate 1;" in text
+    # it has no sustained run at all and is still a row of that board, with 0 runs
+    assert read_csv(out / "chronicle/boards/sustained.csv")[ADDED]["runs"] == "0"
+    # the runs it has are still published
+    for r in kept:
+        assert (out / f"chronicle/runs/{r['id']}/index.html").is_file()
+
+
+def test_a_cohort_or_a_score_on_another_instrument_is_refused(chron):
+    cohort = read_json(chron, COHORT_REL)
+    cohort["cohorts"][1]["instrument"] = "obr-v2.2-2026-09-20"
+    write_json(chron, COHORT_REL, cohort)
+    runs = runs_of(chron)
+    runs[0]["instrument"] = "obr-v2.2-2026-09-20"
+    write_runs(chron, runs)
+    lines = (chron / REFS_REL).read_text(encoding="utf-8").splitlines()
+    ref = json.loads(lines[0])
+    ref["instrument"] = "obr-v2.0"
+    lines[0] = json.dumps(ref, ensure_ascii=False)
+    (chron / REFS_REL).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    found = {(p.file, p.line, p.path) for p in problems(chron)}
+    assert (COHORT_REL, None, "$.cohorts[1].instrument") in found
+    assert (RUNS_REL, 1, "$.instrument") in found
+    assert (REFS_REL, 1, "$.instrument") in found
+    # Command A 2's runs are scored on the board's instrument but its cohort is not: each is refused
+    added = [i for i, r in enumerate(runs, 1) if r["entrant"] == ADDED]
+    assert {(RUNS_REL, i, "$.instrument") for i in added} <= found
+
+
+def test_a_score_file_without_its_instrument_is_refused(chron):
+    runs = runs_of(chron)
+    del runs[3]["instrument"]
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.file, p.line, p.path) == (RUNS_REL, 4, "$.instrument")
+
+
+def test_a_model_moved_into_an_older_cohort_is_refused_by_its_call_dates(chron):
+    cohort = read_json(chron, COHORT_REL)
+    for e in cohort["entrants"]:
+        if e["id"] == ADDED:
+            e["cohort"] = "v1.1"
+    write_json(chron, COHORT_REL, cohort)
+    runs = runs_of(chron)
+    for r in runs:
+        if r["entrant"] == ADDED:
+            r["cohort"] = "v1.1"
+    write_runs(chron, runs)
+    got = problems(chron)
+    added = {i for i, r in enumerate(runs, 1) if r["entrant"] == ADDED}
+    assert {p.line for p in got} == added and len(got) == len(added) == 12
+    for p in got:
+        assert p.path == "$.calls[0].timestamp" and "on or before 2026-08-21, the day cohort v1.1 landed" in p.expected
+        assert p.found.startswith("2026-09-30T")
+
+
+def test_a_run_outside_its_entrants_cohort_is_refused(chron):
+    runs = runs_of(chron)
+    i = next(k for k, r in enumerate(runs) if r["entrant"] == "x-ai/grok-5")
+    runs[i]["cohort"] = "v1.1-add-2026-10"
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.file, p.line, p.path) == (RUNS_REL, i + 1, "$.cohort") and "'v1.1', the cohort x-ai/grok-5 joined with" in p.expected
+
+
+def test_cohorts_out_of_date_order_or_before_the_freeze_are_refused(chron):
+    cohort = read_json(chron, COHORT_REL)
+    cohort["cohorts"][1]["date"] = "2026-08-20"
+    write_json(chron, COHORT_REL, cohort)
+    found = {(p.file, p.path) for p in problems(chron)}
+    assert (COHORT_REL, "$.cohorts[1].date") in found
+    cohort["cohorts"][1]["date"] = "2026-10-02"
+    cohort["cohorts"][0]["date"] = "2026-08-20"  # the protocol froze on 2026-08-21
+    write_json(chron, COHORT_REL, cohort)
+    found = {(p.file, p.path) for p in problems(chron)}
+    assert (COHORT_REL, "$.cohorts[0].date") in found
+
+
+def test_boards_mark_the_entrants_of_a_later_cohort_and_the_protocol_page_lists_every_cohort(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    first = cohort["cohorts"][0]["id"]
+    later = {e["id"]: e for e in cohort["entrants"] if e["cohort"] != first}
+    assert list(later) == [ADDED]
+    dates = {k["id"]: k["date"] for k in cohort["cohorts"]}
+    for board in ("sustained", "voluntary"):
+        page = (built_site.out / f"chronicle/boards/{board}/index.html").read_text(encoding="utf-8")
+        rows = re.findall(r"<tr id=\"[^\"]+\">.*?</tr>", page, re.S)
+        marked = [r for r in rows if "added 20" in r]
+        assert len(marked) == 1 and "Command A 2" in marked[0]
+        assert f'href="../../cohorts/#{later[ADDED]["cohort"]}"' in marked[0] and f"added {dates[later[ADDED]['cohort']]}" in marked[0]
+        assert read_csv(built_site.out / f"chronicle/boards/{board}.csv")[ADDED]["cohort"] == later[ADDED]["cohort"]
+    text = page_text(built_site.out / "chronicle/protocol/index.html")
+    listing = text[text.index("Cohorts run under this protocol"):]
+    for k in cohort["cohorts"]:
+        assert f"Cohort {k['id']}, {k['date']}" in listing
+        for e in cohort["entrants"]:
+            if e["cohort"] == k["id"]:
+                assert e["name"] in listing.split(f"Cohort {k['id']},")[1].split("Cohort ")[0], (k["id"], e["name"])
+
+
+def test_after_a_freeze_bump_the_protocol_page_states_the_version_in_force_and_its_history(chron):
+    doc = chron / PROTOCOL_REL
+    doc.write_text(doc.read_text(encoding="utf-8") + "\nA corrected sentence, frozen again.\n", encoding="utf-8")
+    freeze = read_json(chron, FREEZE_REL)
+    item = freeze["items"][0]
+    item["history"].append({"version": "v1.1.1", "fingerprint": text_fingerprint(doc.read_bytes()),
+                            "frozen_at": "2026-09-01T08:00:00Z", "note": "Typo corrected; no rule changed."})
+    write_json(chron, FREEZE_REL, freeze)
+    out = build_site(chron)
+    text = page_text(out / "chronicle/protocol/index.html")
+    assert "version in force v1.1.1, frozen 2026-09-01T08:00:00Z" in text
+    history = text[text.index("Frozen versions of this document"):text.index("Cohorts run under this protocol")]
+    new = item["history"][-1]
+    assert history.index("v1.1 2026-08-21T06:00:00Z") < history.index(
+        f"v1.1.1 (in force) 2026-09-01T08:00:00Z {new['fingerprint'][:12]} Typo corrected; no rule changed.")
+
+
+# --------------------------------------------------------------------------- sections 1 and 2
+
+
+def test_a_call_served_by_another_provider_than_the_pinned_one_is_refused(chron):
+    cohort = read_json(chron, COHORT_REL)
+    pinned = {e["id"]: e["provider"] for e in cohort["entrants"]}
+    runs = runs_of(chron)
+    i = next(k for k, r in enumerate(runs) if len(r["calls"]) > 2 and r["arm"] == "sustained")
+    runs[i]["calls"][2]["returned_provider"] = "fallback-host"
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.file, p.line, p.path, p.found) == (RUNS_REL, i + 1, "$.calls[2].returned_provider", '"fallback-host"')
+    assert p.expected.startswith(f"{pinned[runs[i]['entrant']]!r}, the provider {runs[i]['entrant']} is pinned to")
+
+
+@pytest.mark.parametrize("params,path", [({"temperature": 1.2}, "$.calls[0].params.temperature"),
+                                         ({"temperature": None}, "$.calls[0].params")])
+def test_a_model_call_at_another_temperature_or_with_none_unexplained_is_refused(chron, params, path):
+    runs = runs_of(chron)
+    i = next(k for k, r in enumerate(runs) if "temperature" in r["calls"][0]["params"])
+    call = runs[i]["calls"][0]
+    for key, value in params.items():
+        if value is None:
+            del call["params"][key]
+        else:
+            call["params"][key] = value
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.line, p.path) == (i + 1, path)
+    # the demo's calls without a temperature say that the endpoint refused it, and the system's are its own
+    assert all(c["params"].get("temperature") == read_json(chron, COHORT_REL)["temperature"] or c["params"].get("params_transformed") is True
+               for r in runs_of(chron) if r["arm"] != "system" for c in r["calls"][1:])
+
+
+@pytest.mark.parametrize("alias", ["x-ai/grok-latest", "openrouter/auto", "x-ai/grok.latest"])
+def test_a_moving_alias_slug_is_refused(chron, alias):
+    cohort = read_json(chron, COHORT_REL)
+    i = next(k for k, e in enumerate(cohort["entrants"]) if e["id"] == "x-ai/grok-5")
+    cohort["entrants"][i]["id"] = alias
+    write_json(chron, COHORT_REL, cohort)
+    runs = runs_of(chron)
+    for r in runs:
+        if r["entrant"] == "x-ai/grok-5":
+            r["entrant"] = alias
+            for call in r["calls"]:
+                call["returned_model"] = alias
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.file, p.path, p.found) == (COHORT_REL, f"$.entrants[{i}].id", json.dumps(alias))
+
+
+# --------------------------------------------------------------------------- section 8
+
+
+def test_a_board_with_one_entrant_names_it_as_the_only_one_tested_never_first(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    alone = [b for b in cohort["boards"] if len({e["id"] for e in cohort["entrants"] if e["status"] == "active"
+                                                  and (e["kind"] == "system") == (b["arm"] == "system")}) == 1]
+    assert [b["id"] for b in alone] == ["system"]
+    home = page_text(built_site.out / "index.html")
+    assert "Board 1: Complete-novel system entrants — Only entrant tested: Chronicle, with no competitor on this board" in home
+    assert "Board 2: Sustained model + standard harness — First:" in home or "Board 2: Sustained model + standard harness — Tied for first:" in home
+    board = page_text(built_site.out / "chronicle/boards/system/index.html")
+    assert "Chronicle is the only entrant tested on this board: its rank is against no competitor" in board
+    assert "Chronicle (the only entrant tested: no competitor)" in page_text(built_site.out / "chronicle/index.html")
+    for other in ("sustained", "voluntary"):
+        assert "is the only entrant" not in page_text(built_site.out / f"chronicle/boards/{other}/index.html")
+
+
+def test_a_chronicle_loss_still_publishes_the_exhibit_and_its_link(chron):
+    runs = runs_of(chron)
+    band = read_json(chron, COHORT_REL)["eligibility"]
+    for r in runs:
+        if r["arm"] == "system":
+            set_words(r, band["min_words"] - 4_000)  # still five windows; below the band: a DNF
+    write_runs(chron, runs)
+    out = build_site(chron)
+    board = read_csv(out / "chronicle/boards/system.csv")["chronicle/chronicle-engine"]
+    assert (board["rank_best"], board["unranked_reason"], board["eligible_runs"]) == ("", "DNF", "0")
+    exhibit = page_text(out / "chronicle/exhibit/index.html")
+    base = sum(1 for r in runs if r["entrant"] == "anthropic/claude-sonnet-4.6" and r["arm"] == "sustained"
+               and band["min_words"] <= r["words"] <= band["max_words"])
+    assert (f"No difference can be computed: Chronicle has no run inside the eligibility band (every one a DNF); "
+            f"Claude Sonnet 4.6 has {base} eligible runs.") in exhibit
+    assert 'href="exhibit/"' in (out / "chronicle/index.html").read_text(encoding="utf-8")
+    rows = read_csv(out / "chronicle/exhibit.csv")
+    assert rows["chronicle/chronicle-engine"]["difference"] == "" and rows["chronicle/chronicle-engine"]["eligible_runs"] == "0"
