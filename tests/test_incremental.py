@@ -51,25 +51,38 @@ def assert_same_as_cold(root: Path, out: Path, tmp: Path) -> None:
     assert tree(out) == tree(cold)
 
 
-@pytest.fixture(scope="module")
-def built_once(tmp_path_factory, built_site) -> tuple[Path, Path]:
-    """The demo with its cache, built once into site/../out (cache warm). The built-in families
-    only: what is cached is the same for a declared one (tests/test_cache_differential.py
-    edits every input of the demo's, the declared family's too), which costs about a third of
-    each cold build the tests here compare with."""
-    base = tmp_path_factory.mktemp("incremental")
-    root = enable_only(copy_site(base / "site", cache_from=built_site.root), ["canonic", "chronicle", "nextchapter"])
+def _built_once(base: Path, built_site, fids: list[str]) -> tuple[Path, Path]:
+    root = enable_only(copy_site(base / "site", cache_from=built_site.root), fids)
     build(load_config(root), base / "out")
     return root, base / "out"
 
 
-@pytest.fixture
-def site(tmp_path, built_once) -> Path:
-    """A copy of `built_once` at site/ and out/: the site with its whole cache, the output with
+# What is cached is the same for every family (tests/test_cache_differential.py edits every
+# input of the demo, each family's), so most tests here run on the two families that build
+# fastest; those about Canonic's own inputs (cells, Show Bibles, its pages) run on a site with
+# it too. A cold build of the demo's Canonic alone costs several times both others together,
+# and each test here compares with at least one cold build.
+SMALL = ["chronicle", "nextchapter"]
+WITH_CANONIC = ["canonic", "chronicle", "nextchapter"]
+
+
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory, built_site) -> tuple[Path, Path]:
+    """The site of SMALL with its cache, built once into site/../out (cache warm)."""
+    return _built_once(tmp_path_factory.mktemp("incremental"), built_site, SMALL)
+
+
+@pytest.fixture(scope="module")
+def built_once_with_canonic(tmp_path_factory, built_site) -> tuple[Path, Path]:
+    return _built_once(tmp_path_factory.mktemp("incremental-canonic"), built_site, WITH_CANONIC)
+
+
+def _site_from(built: tuple[Path, Path], tmp_path: Path) -> Path:
+    """A copy of a built site at site/ and out/: the site with its whole cache, the output with
     its modes, and the cache's record of which build out/ holds moved to the new out/. That is
     the state building the copy here would leave (builds do not depend on where they run:
     tests/test_reproducible.py), at the cost of a copy instead of a build per test."""
-    src_root, src_out = built_once
+    src_root, src_out = built
     root, out = tmp_path / "site", tmp_path / "out"
     shutil.copytree(src_root, root, symlinks=True)
     shutil.copytree(src_out, out, symlinks=True)
@@ -78,6 +91,18 @@ def site(tmp_path, built_once) -> Path:
     records = {str(out.resolve()): records[str(src_out.resolve())]}
     records_path.write_text(json.dumps(records, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     return root
+
+
+@pytest.fixture
+def site(tmp_path, built_once) -> Path:
+    """The SMALL site, built, with its cache (see _site_from)."""
+    return _site_from(built_once, tmp_path)
+
+
+@pytest.fixture
+def canonic_site(tmp_path, built_once_with_canonic) -> Path:
+    """The WITH_CANONIC site, built, with its cache (see _site_from)."""
+    return _site_from(built_once_with_canonic, tmp_path)
 
 
 class Counting:
@@ -147,7 +172,8 @@ def test_an_edited_amendment_reloads_only_its_family_and_equals_a_cold_build(sit
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
 
-def test_a_changed_cell_template_and_page_each_rebuild_to_the_cold_output(site, tmp_path):
+def test_a_changed_cell_template_and_page_each_rebuild_to_the_cold_output(canonic_site, tmp_path):
+    site = canonic_site
     out = tmp_path / "out"
     line, rec = find_cell_line(site, two_standard_scores)
     dim = next(iter(rec["judgments"][0]["anchors"]))
@@ -222,8 +248,9 @@ def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_an_edited_pages_entry_is_not_published(site, tmp_path):
+def test_an_edited_pages_entry_is_not_published(canonic_site, tmp_path):
     """A pages entry whose HTML was changed (its header's checksum then fails) is a miss."""
+    site = canonic_site
     out = tmp_path / "out"
     entries = sorted((site / incremental.CACHE_DIR / "pages" / "canonic").glob("*.entry"))
     assert entries and all(b"Canonic" in e.read_bytes() for e in entries)
@@ -235,9 +262,10 @@ def test_an_edited_pages_entry_is_not_published(site, tmp_path):
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_an_edited_show_bible_is_refused_warm_as_it_is_cold(site, tmp_path):
+def test_an_edited_show_bible_is_refused_warm_as_it_is_cold(canonic_site, tmp_path):
     """Canonic's cached result was keyed on its data alone: with a warm cache, an edited Show
     Bible was published while its verification page said the recorded fingerprint matched."""
+    site = canonic_site
     out = tmp_path / "out"
     before = tree(out)
     append(site, "content/canonic/bibles/the-office.md", "\nA sentence added after the freeze.")
@@ -268,9 +296,10 @@ def test_a_family_that_reads_outside_its_declared_inputs_fails_the_build(site, t
             build(load_config(site), tmp_path / f"out-{cache}", cache=cache)
 
 
-def test_a_freeze_record_naming_a_show_bible_outside_the_bibles_folder_is_a_problem(site, tmp_path):
+def test_a_freeze_record_naming_a_show_bible_outside_the_bibles_folder_is_a_problem(canonic_site, tmp_path):
     """Canonic reads the Show Bible its freeze record names: one outside its declared inputs is
     the record's problem, by JSON path, not a failed build."""
+    site = canonic_site
     freeze_path = site / "data/canonic/freeze.json"
     freeze = json.loads(freeze_path.read_text(encoding="utf-8"))
     i = next(k for k, item in enumerate(freeze["items"]) if item["kind"] == "show-bible")
@@ -293,7 +322,7 @@ def test_unchanged_files_are_linked_not_copied_and_the_previous_output_survives(
     def hook(name: str) -> None:
         if name == "verify":
             (staging,) = out.parent.glob(".sitegen-staging-out-*")
-            seen["linked"] = (staging / "canonic/index.html").stat().st_ino == (out / "canonic/index.html").stat().st_ino
+            seen["linked"] = (staging / "nextchapter/index.html").stat().st_ino == (out / "nextchapter/index.html").stat().st_ino
             seen["copied"] = (staging / "chronicle/protocol/index.html").stat().st_ino != (out / "chronicle/protocol/index.html").stat().st_ino
             raise RuntimeError("stop before the swap")
 
@@ -431,14 +460,15 @@ def test_a_changed_template_renders_cached_families_from_a_fresh_computation(sit
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Footer, again.</p></footer>", 1), encoding="utf-8")
     counting = Counting(monkeypatch)
     build(load_config(site), out)
-    assert sorted(counting.calls) == ["canonic", "chronicle", "nextchapter"]  # each read once, for its pages
+    assert sorted(counting.calls) == SMALL  # each read once, for its pages
     monkeypatch.undo()
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(site, tmp_path):
+def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(canonic_site, tmp_path):
     """An amendment rebuild reads Canonic's and NextChapterBench's results from the cache
     without importing their packages (nor DuckDB)."""
+    site = canonic_site
     import subprocess
     import sys
 
@@ -539,9 +569,9 @@ def test_an_output_whose_modes_were_changed_is_rebuilt(site, tmp_path):
     (out / "index.html").chmod(0o600)
     assert not build(load_config(site), out).up_to_date
     assert tree(out) == before
-    (out / "canonic").chmod(0o700)
+    (out / "chronicle").chmod(0o700)
     assert not build(load_config(site), out).up_to_date
-    assert stat.S_IMODE((out / "canonic").stat().st_mode) == 0o755 and tree(out) == before
+    assert stat.S_IMODE((out / "chronicle").stat().st_mode) == 0o755 and tree(out) == before
 
 
 def test_saving_lists_each_cache_folder_once_whatever_the_number_of_entries(tmp_path, monkeypatch):
