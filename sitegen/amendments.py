@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from markupsafe import Markup
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter, ValidationError, ValidationInfo, field_validator
 
 from sitegen.contract import validate_one
 from sitegen.errors import Problem
@@ -83,6 +83,11 @@ class Log:
     dir: str
     entries: tuple[Entry, ...]
     present: frozenset[str]
+    # (file, id, date) of every entry file, with the id and the date as written when each is
+    # valid on its own (else None), even where another field of the entry is not: the rules
+    # across entries then hold for a broken entry too, so that every problem is reported at once,
+    # not in rounds as each fix uncovers the next.
+    stated: tuple[tuple[str, str | None, str | None], ...] = ()
 
     @property
     def ids(self) -> set[str]:
@@ -116,7 +121,7 @@ def front_matter(model: type[BaseModel], doc: MarkdownDoc, loaded: Loaded):
 def read(root: Path, fid: str, loaded: Loaded, limits, meta: type[EntryMeta] = EntryMeta) -> Log:
     """The family's log (empty when it has no folder); every problem of an entry goes to
     `loaded`."""
-    entries, present = [], set()
+    entries, present, stated = [], set(), []
     folder = log_dir(fid)
     for p in discover(root, folder, (".md",)):
         present.add(p.stem)
@@ -124,6 +129,10 @@ def read(root: Path, fid: str, loaded: Loaded, limits, meta: type[EntryMeta] = E
         if doc is None:
             continue
         m = front_matter(meta, doc, loaded)
+        entry_id, date = (_valid_alone(adapter, doc.meta.get(key)) for adapter, key in ((_ID, "id"), (_DATE, "date")))
+        stated.append((doc.source.rel, entry_id, date))
+        if m is None and entry_id is not None and p.stem != entry_id:
+            loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({entry_id}.md)", p.name))
         if not doc.body.strip():
             loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
         elif PLACEHOLDER in doc.body:
@@ -132,20 +141,30 @@ def read(root: Path, fid: str, loaded: Loaded, limits, meta: type[EntryMeta] = E
             if p.stem != m.id:
                 loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({m.id}.md)", p.name))
             entries.append(Entry(m, doc))
-    return Log(folder, tuple(entries), frozenset(present | {e.meta.id for e in entries}))
+    return Log(folder, tuple(entries), frozenset(present | {e.meta.id for e in entries}), tuple(stated))
+
+
+_ID, _DATE = TypeAdapter(EntryId), TypeAdapter(IsoDate)
+
+
+def _valid_alone(adapter: TypeAdapter, value) -> str | None:
+    try:
+        return adapter.validate_python(value, strict=True)
+    except ValidationError:
+        return None
 
 
 def check(log: Log, out: list[Problem], starts: tuple[str, str] | None = None) -> None:
     """The rules every log keeps (the module's docstring). `starts`: (date, what it is), the
     earliest date an entry may have, such as ("2026-08-21", "the protocol's freeze")."""
     seen: dict[str, str] = {}
-    for e in log.entries:
-        rel = e.doc.source.rel
-        if e.meta.id in seen:
-            out.append(Problem(rel, 1, "id", f"a unique id ({e.meta.id} is also {seen[e.meta.id]})", e.meta.id))
-        seen.setdefault(e.meta.id, rel)
-        if starts is not None and e.meta.date < starts[0]:
-            out.append(Problem(rel, 1, "date", f"a date on or after {starts[1]} ({starts[0]})", e.meta.date))
+    for rel, entry_id, date in log.stated:
+        if entry_id is not None and entry_id in seen:
+            out.append(Problem(rel, 1, "id", f"a unique id ({entry_id} is also {seen[entry_id]})", entry_id))
+        if entry_id is not None:
+            seen.setdefault(entry_id, rel)
+        if starts is not None and date is not None and date < starts[0]:
+            out.append(Problem(rel, 1, "date", f"a date on or after {starts[1]} ({starts[0]})", date))
     ids = {i for i in log.present if i[:1] in "ACR" and i[1:].isdigit()}
     for prefix in sorted({i[0] for i in ids}):
         numbers = sorted({int(i[1:]) for i in ids if i[0] == prefix})

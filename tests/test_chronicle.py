@@ -266,6 +266,9 @@ AMENDMENT_CASES = {
     "scope outside the allowed values": (lambda root: set_front(root / AMEND_DIR / "A5.md", "scope", "administrative"),
                                          lambda p: p.file == f"{AMEND_DIR}/A5.md" and p.path.removeprefix("$.") == "scope"
                                          and "administrative" in p.found and "methodology" in p.expected),
+    "directed by someone outside the declared roles": (lambda root: set_front(root / AMEND_DIR / "A5.md", "directed_by", "the intern"),
+                                                      lambda p: p.file == f"{AMEND_DIR}/A5.md" and p.path.removeprefix("$.") == "directed_by"
+                                                      and "the intern" in p.found and "owner-approved" in p.expected),
     "file name disagrees with the id": (_bad_file_name,
                                         lambda p: p.file == f"{AMEND_DIR}/A6-guards.md" and p.path == "id" and "A6.md" in p.expected),
     "id prefix disagrees with the kind": (lambda root: set_front(root / AMEND_DIR / "C1.md", "kind", "amendment"),

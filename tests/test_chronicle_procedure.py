@@ -306,3 +306,81 @@ def test_a_chronicle_loss_still_publishes_the_exhibit_and_its_link(chron):
     assert 'href="exhibit/"' in (out / "chronicle/index.html").read_text(encoding="utf-8")
     rows = read_csv(out / "chronicle/exhibit.csv")
     assert rows["chronicle/chronicle-engine"]["difference"] == "" and rows["chronicle/chronicle-engine"]["eligible_runs"] == "0"
+
+
+# --------------------------------------------------------------------------- section 3a: the judging evidence
+
+
+def test_caps_are_on_the_run_pages_counted_on_the_boards_and_every_judge_run_downloadable(built_site):
+    from test_chronicle import ref_eligible, weights_by_profile
+
+    cohort = read_json(built_site.root, COHORT_REL)
+    weights = weights_by_profile(cohort)
+    runs = runs_of(built_site.root)
+    binding: dict[tuple[str, str], int] = {}
+    judge_rows = 0
+    for r in runs:
+        caps_here = []
+        for w in r["windows"]:
+            for i, jr in enumerate(w["runs"], start=1):
+                judge_rows += 1
+                raw = 10.0 * sum(weights[jr["profile"]][d] * s for d, s in jr["dimensions"].items())
+                if jr.get("cap"):
+                    caps_here.append((w["window"], i, jr["cap"]["reason"]))
+                    if jr["cap"]["value"] < raw and ref_eligible(r, cohort):
+                        binding[(r["arm"], r["entrant"])] = binding.get((r["arm"], r["entrant"]), 0) + 1
+        page = page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+        if caps_here:
+            for window, i, reason in caps_here:
+                assert f"{window}, run {i}: cap" in page and f"Reason: {reason}" in page, (r["id"], window, i)
+        else:
+            assert "No cap is recorded on this run." in page
+    assert sum(binding.values()) > 0
+    for board, arm in (("system", "system"), ("sustained", "sustained")):
+        rows = read_csv(built_site.out / f"chronicle/boards/{board}.csv")
+        for eid, row in rows.items():
+            assert int(row["capped_judge_runs"]) == binding.get((arm, eid), 0), (board, eid)
+        page = (built_site.out / f"chronicle/boards/{board}/index.html").read_text(encoding="utf-8")
+        for eid, row in rows.items():
+            n = int(row["capped_judge_runs"])
+            tr = re.search(rf'<tr id="[^"]+">(?:(?!</tr>).)*?{re.escape(row["name"])}(?:(?!</tr>).)*</tr>', page, re.S).group(0)
+            assert (f">{n} capped</span>" in tr) == (n > 0), (board, eid)
+    with (built_site.out / "chronicle/judge-runs.csv").open(encoding="utf-8", newline="") as f:
+        assert sum(1 for _ in csv.DictReader(f)) == judge_rows
+
+
+def test_a_score_over_fewer_windows_is_marked_where_it_is_shown(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    n = len(cohort["windows"])
+    partial = [r for r in runs_of(built_site.root) if len(r["windows"]) < n]
+    assert partial
+    listing = (built_site.out / "chronicle/cohorts/index.html").read_text(encoding="utf-8")
+    for r in partial:
+        row = re.search(rf'<tr id="[^"]+"><th scope="row"><a [^>]*>{re.escape(r["id"])}</a>.*?</tr>', listing).group(0)
+        assert f"({len(r['windows'])} of {n} windows)" in row
+        page = page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+        assert f"{len(r['windows'])} of {n} windows: not comparable with a {n}-window score" in page
+    whole = next(r for r in runs_of(built_site.root) if len(r["windows"]) == n)
+    assert "windows: not comparable" not in page_text(built_site.out / f"chronicle/runs/{whole['id']}/index.html")
+
+
+# --------------------------------------------------------------------------- the amendment log, all at once
+
+
+def test_every_problem_of_the_log_is_reported_at_once_not_in_rounds(chron):
+    """A broken entry used to hide its other faults (and a broken protocol front matter every
+    date check) until the first was fixed: 3 problems, then 1, then 3."""
+    from test_chronicle import AMEND_DIR, set_front
+
+    set_front(chron / AMEND_DIR / "A5.md", "scope", "administrative")  # the entry is now invalid...
+    set_front(chron / AMEND_DIR / "A5.md", "date", "2026-08-01")  # ...and dated before the freeze
+    set_front(chron / AMEND_DIR / "A3.md", "timing", "FILL IN: when")  # invalid...
+    set_front(chron / AMEND_DIR / "A3.md", "id", "A2")  # ...and reusing A2's id, in a file named A3.md
+    set_front(chron / PROTOCOL_REL, "status", "DRAFT")  # the protocol's front matter broken too
+    set_front(chron / AMEND_DIR / "A4.md", "date", "2026-08-02")  # a valid entry dated before the freeze
+    got = {(p.file, p.path.removeprefix("$.")) for p in problems(chron)}
+    a = lambda n: f"{AMEND_DIR}/{n}.md"  # noqa: E731
+    assert {(a("A5"), "scope"), (a("A5"), "date"), (a("A3"), "timing"), (a("A3"), "id"), (a("A4"), "date"),
+            (PROTOCOL_REL, "status")} <= got, sorted(got)
+    ids = sorted(p.expected for p in problems(chron) if p.file == a("A3") and p.path == "id")
+    assert ids == [f"a unique id (A2 is also {a('A2')})", "the file's name (A2.md)"]

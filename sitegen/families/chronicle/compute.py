@@ -30,10 +30,25 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sitegen import stats
-from sitegen.families.chronicle.validate import ChronicleInput, book_score, window_composite
+from sitegen.families.chronicle.validate import ChronicleInput, book_score, capped_composite, weighted_composite, window_composite
 
 V11 = "v1.1"
 COST_PLACES = 6  # dollars are recorded to the micro-dollar
+
+
+@dataclass(frozen=True)
+class JudgeComposite:
+    """One judge run's composite on one window: as weighted, and as capped (the same when no
+    cap binds)."""
+
+    weighted: float
+    capped: float
+    cap: object | None  # models.Cap, as recorded
+
+    @property
+    def binding(self) -> bool:
+        """The cap lowered the composite."""
+        return self.capped < self.weighted
 
 
 @dataclass(frozen=True)
@@ -43,6 +58,16 @@ class RunResult:
     eligible: bool
     windows: dict[str, float]
     cost: float
+    judges: dict[str, tuple[JudgeComposite, ...]]  # window -> its judge runs, in the recorded order
+
+    @property
+    def binding_caps(self) -> int:
+        return sum(j.binding for js in self.judges.values() for j in js)
+
+    @property
+    def caps(self) -> list[tuple[str, int, JudgeComposite]]:
+        """(window, judge run from 1, its composite) of every recorded cap, binding or not."""
+        return [(w, i, j) for w, js in self.judges.items() for i, j in enumerate(js, start=1) if j.cap is not None]
 
 
 @dataclass(frozen=True)
@@ -68,6 +93,7 @@ class Row:
     required: int = 0  # the runs the full protocol asks of the entrant, over all its arms
     self_family: bool = False  # the entrant comes from the judge's house
     cohort: str = ""  # the cohort it joined with
+    binding_caps: int = 0  # judge runs a hard cap lowered, over the runs the row's measure uses
 
 
 @dataclass(frozen=True)
@@ -151,8 +177,10 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
     runs = []
     for r in inp.runs:
         wins = {w.window: window_composite(w, weights) for w in r.windows}
+        judges = {w.window: tuple(JudgeComposite(weighted_composite(j, weights(j.profile)), capped_composite(j, weights(j.profile)), j.cap)
+                                  for j in w.runs) for w in r.windows}
         runs.append(RunResult(r, book_score(r.windows, weights) if r.windows else None, lo <= r.words <= hi, wins,
-                              dollars(call.cost_usd for call in r.calls)))
+                              dollars(call.cost_usd for call in r.calls), judges))
     refs = [(ref, book_score(ref.windows, weights)) for ref in inp.references]
     v11 = [(ref, s) for ref, s in refs if ref.corpus == V11]
     band_values = np.array([s for _, s in v11])
@@ -246,7 +274,7 @@ def _score_rows(board_id: str, board_runs, entrants, band_values: np.ndarray, pa
         seed = stats.derive_seed(V11, board_id, eid)
         low, high = stats.percentile_bootstrap(arr, seed)
         score = float(arr.mean())
-        rows.append(Row(eid, name, len(rrs), len(ok), score, low, high,
+        rows.append(Row(eid, name, len(rrs), len(ok), score, low, high, binding_caps=sum(rr.binding_caps for rr in rrs if rr.eligible),
                         percentile=percentile_of(score, band_values), pct_low=percentile_of(low, band_values),
                         pct_high=percentile_of(high, band_values), seed=seed))
     return _ranked(rows, lambda r: r.score)

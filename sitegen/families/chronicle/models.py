@@ -305,20 +305,25 @@ ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
 
 
 
+# Who may direct a change, as the protocol's amendments name them: the owner, the maintainers
+# with the owner's approval, or the maintainers alone (whatever else the entry's text says).
+Role = Literal["owner", "owner-approved", "maintainers"]
+
+
 class AmendmentMeta(EntryMeta):
     """The front matter of one entry of the amendment log (content/chronicle/amendments/*.md):
     the core's (sitegen.amendments: id, kind, title, date) and what ChronicleBench records about
     every change."""
 
     timing: Name  # when, relative to the run: "BEFORE any generation", "mid-generation", "post-scoring"
-    directed_by: Name  # who directed it: "owner", "owner-approved", "maintainers"
+    directed_by: Role  # who directed it
     scope: Literal["operational only", "methodology", "reporting", "branding only"]
 
 
 # What `sitegen new amendment` writes for each of them, for a person to replace.
 AMENDMENT_FIELDS = (
     ("timing", "when, relative to the run (for example mid-generation)"),
-    ("directed_by", "who directed it (for example owner)"),
+    ("directed_by", "who directed it: owner | owner-approved | maintainers"),
     ("scope", "operational only | methodology | reporting | branding only"),
 )
 

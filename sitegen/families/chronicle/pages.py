@@ -87,9 +87,10 @@ def outputs(res: ChronicleResults) -> Outputs:
         if b.metric == "score":
             table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
                   ["board", "rank_best", "rank_worst", "entrant", "name", "eligible_runs", "runs", "score", "ci_low", "ci_high",
-                   "human_percentile", "percentile_low", "percentile_high", "self_family", "cohort", "bootstrap_seed", "unranked_reason", "missing_runs"],
+                   "human_percentile", "percentile_low", "percentile_high", "capped_judge_runs", "self_family", "cohort", "bootstrap_seed",
+                   "unranked_reason", "missing_runs"],
                   [(b.id, r.rank_best, r.rank_worst, r.entrant, r.name, r.eligible, r.runs, r.score, r.low, r.high, r.percentile, r.pct_low, r.pct_high,
-                    r.self_family, r.cohort, r.seed, r.reason, _missing(r))
+                    r.binding_caps, r.self_family, r.cohort, r.seed, r.reason, _missing(r))
                    for r in b.rows], "board", src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE))
         else:
             table(f"boards/{b.id}", SENTENCES.table_board(ident, b),
@@ -106,6 +107,12 @@ def outputs(res: ChronicleResults) -> Outputs:
           ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
             *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
+    table("judge-runs", SENTENCES.table_judge_runs(),
+          ["run", "entrant", "window", "judge_run", "profile", "weighted_composite", "cap", "cap_reason", "capped_composite", "window_composite"],
+          [(rr.run.id, rr.run.entrant, w, i, jr.profile, j.weighted, jr.cap.value if jr.cap else None, jr.cap.reason if jr.cap else None, j.capped,
+            rr.windows[w])
+           for rr in res.runs for win in rr.run.windows for w in (win.window,)
+           for i, (jr, j) in enumerate(zip(win.runs, rr.judges[w]), start=1)], "runs")
     table("reference", SENTENCES.table_reference(),
           ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
           [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],

@@ -60,10 +60,16 @@ class ChronicleInput:
     files: dict[str, SourceFile]
 
 
+def weighted_composite(run, weights: dict[str, float]) -> float:
+    """10 x the weighted mean of the eight 1-10 scores (weights in DIMENSIONS order)."""
+    return 10.0 * sum(weights[d] * run.dimensions[d] for d in DIMENSIONS)
+
+
 def capped_composite(run, weights: dict[str, float]) -> float:
-    """10 x the weighted mean of the eight 1-10 scores (weights in DIMENSIONS order), then any
-    hard cap: min(cap, composite)."""
-    composite = 10.0 * sum(weights[d] * run.dimensions[d] for d in DIMENSIONS)
+    """The weighted composite, then any hard cap: min(cap, composite). A cap applies to each
+    judge run, before the median of the three (protocol section 3a: caps come after the
+    composite of an evaluation, and every score file records them)."""
+    composite = weighted_composite(run, weights)
     return min(run.cap.value, composite) if run.cap is not None else composite
 
 
@@ -141,13 +147,15 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         _check_cohort(cohort, out)
         _check_runs(cohort, runs, runs_lines, runs_archived, out)
         _check_references(cohort, refs, refs_lines, refs_archived, out)
-        if protocol_meta is not None:
-            if protocol_meta.frozen_on != cohort.protocol_frozen_on:
-                out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
-            amendments_mod.check(log, out, (protocol_meta.frozen_on, "the protocol's freeze"))
-            _check_withdrawals(log, cohort, out)
+        if protocol_meta is not None and protocol_meta.frozen_on != cohort.protocol_frozen_on:
+            out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
+        _check_withdrawals(log, cohort, out)
         if protocol is not None:
             _check_band(protocol, cohort, out)
+    # The log's rules run whatever else is broken (every problem at once, not in rounds): from
+    # the protocol's freeze date, or from cohort.json's when the protocol's front matter is broken.
+    frozen_on = protocol_meta.frozen_on if protocol_meta is not None else cohort.protocol_frozen_on if cohort is not None else None
+    amendments_mod.check(log, out, (frozen_on, "the protocol's freeze") if frozen_on else None)
     frozen = []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
