@@ -12,7 +12,8 @@ entry (scaffold_amendment.py).
 Rules every log keeps: the file is named after its id; ids are unique and gap-free per kind
 (A1, A2, ... with no A3 missing: an entry is never quietly deleted); the id's letter is its
 kind's; nothing is left as the scaffold's placeholder; the text is not empty; and no entry
-is dated before the date the family says the log starts (a protocol's freeze).
+is dated before the date the family says the log starts (a protocol's freeze), nor after the
+build's date (sitegen.clock); and within a kind, no entry is dated before the one numbered below it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Annotated, Literal
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter, ValidationError, ValidationInfo, field_validator
 
+from sitegen import clock
 from sitegen.contract import validate_one
 from sitegen.errors import Problem
 from sitegen.fields import IsoDate, Name
@@ -158,6 +160,7 @@ def check(log: Log, out: list[Problem], starts: tuple[str, str] | None = None) -
     """The rules every log keeps (the module's docstring). `starts`: (date, what it is), the
     earliest date an entry may have, such as ("2026-08-21", "the protocol's freeze")."""
     seen: dict[str, str] = {}
+    today = clock.today()  # no entry is dated after the build: a later date is a mistake or a back-dating trick
     for rel, entry_id, date in log.stated:
         if entry_id is not None and entry_id in seen:
             out.append(Problem(rel, 1, "id", f"a unique id ({entry_id} is also {seen[entry_id]})", entry_id))
@@ -165,6 +168,8 @@ def check(log: Log, out: list[Problem], starts: tuple[str, str] | None = None) -
             seen.setdefault(entry_id, rel)
         if starts is not None and date is not None and date < starts[0]:
             out.append(Problem(rel, 1, "date", f"a date on or after {starts[1]} ({starts[0]})", date))
+        if date is not None and date > today:
+            out.append(Problem(rel, 1, "date", f"a date on or before {today}, the build's date (SOURCE_DATE_EPOCH, or today)", date))
     ids = {i for i in log.present if i[:1] in "ACR" and i[1:].isdigit()}
     for prefix in sorted({i[0] for i in ids}):
         numbers = sorted({int(i[1:]) for i in ids if i[0] == prefix})
@@ -172,6 +177,12 @@ def check(log: Log, out: list[Problem], starts: tuple[str, str] | None = None) -
         if missing:
             out.append(Problem(log.dir, None, "", f"gap-free ids {prefix}1 to {prefix}{max(numbers)}",
                                "no " + ", ".join(f"{prefix}{n}" for n in missing)))
+    # Numbers are taken in the order changes are made: an entry dated before the one numbered
+    # below it was back-dated (it would slip in among older entries of the log).
+    dated = sorted(((e[0], int(e[1:]), d, rel) for rel, e, d in log.stated if e is not None and d is not None), key=lambda t: (t[0], t[1]))
+    for (p1, n1, d1, rel1), (p2, n2, d2, rel2) in zip(dated, dated[1:]):
+        if p1 == p2 and d2 < d1 and (starts is None or d2 >= starts[0]):  # (one before the log starts is said above)
+            out.append(Problem(rel2, 1, "date", f"a date on or after {d1}, the date of {p1}{n1} ({rel1}): numbers follow the order changes are made", d2))
 
 
 def bodies(entries, md) -> dict[str, Markup]:
@@ -202,6 +213,7 @@ def publish(out, fid: str, family_title: str, log: Log, md, context: dict | None
     out.feed.extend(FeedEntry(f"tag:sitegen,{e.meta.date}:{fid}/amendment/{e.meta.id}", f"{e.meta.id}: {e.meta.title}",
                               e.meta.date, f"{href}#{e.meta.id}", str(texts[e.meta.id])) for e in entries)
     out.raw_files = sorted({*out.raw_files, *files})
+    out.summary["dated_until"] = max(out.summary.get("dated_until", ""), *(e.meta.date for e in entries))
     for part, links in out.summary.get("nav", []):
         if part == "method":
             links.append(("Amendments", href))

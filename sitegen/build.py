@@ -29,6 +29,7 @@ from sitegen import __version__
 from sitegen import figures as figures_mod
 from sitegen import amendments, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
+from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
 from sitegen.families import Outputs, Page, declared, for_site, installed, published, template_dirs
@@ -95,9 +96,13 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
             for name in find_aggregate_fields_in_text(line):
                 loaded.problems.append(Problem(d.source.rel, d.body_line + i, "", "no cross-domain aggregate field in published text", name))
     intake = Intake(loaded, docs)
+    today = build_date()
     for fid in config.families:
         entry = cache.get(f"families/{fid}", keys[fid]) if cache is not None and keys is not None else None
-        if _is_family_entry(entry):
+        # A result whose inputs were dated on or before the build's date when it was cached, but
+        # hold a date after today's build date (SOURCE_DATE_EPOCH set back), would skip the check
+        # that refuses a future date: it is a miss.
+        if _is_family_entry(entry) and entry["outputs"].summary.get("dated_until", "") <= today:
             intake.cached[fid] = entry
             loaded.files.extend(entry["files"])
             continue
@@ -386,6 +391,7 @@ def _site_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
         "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
         "families": [o.summary for o in outputs.values()],
         "version": __version__,
+        "review": config.review,
         **site_index.head_context(config, outputs),
     }
 
@@ -493,7 +499,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         cache = False
     if cache:
         store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
-        build_key = incremental.build_key(digest)
+        build_key = incremental.build_key(digest, config.review)
         record = incremental.up_to_date(root, out, build_key)
         clock[KEY_STEP] = time.perf_counter() - current[1]
         if record is not None:
@@ -565,7 +571,8 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         saving = time.perf_counter()
         try:
             store_.save()
-            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes)
+            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes,
+                                     max((o.summary.get("dated_until", "") for o in outputs.values()), default=""))
         except Exception as exc:  # noqa: BLE001 - the site is published: a failure here must not say otherwise
             warnings.append(f"published; the build cache could not be saved: {exc}")
         clock[SAVE_STEP] = time.perf_counter() - saving

@@ -52,7 +52,8 @@ def _fail_unexpected(exc: Exception, debug: bool) -> None:
 @click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure (also SITEGEN_DEBUG=1).")
 @click.option("--no-cache", is_flag=True, help="Build everything from scratch: neither read nor write the build cache.")
 @click.option("--timings", is_flag=True, help="Also print each stage's seconds, as one JSON line on stdout.")
-def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool) -> None:
+@click.option("--review", is_flag=True, help="A review build: every page says it is not the published site, and is not to be indexed.")
+def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool, review: bool) -> None:
     """Validate, compute, render and write the site."""
     started = time.perf_counter()
     out_dir = out if out is not None else root / "_site"
@@ -60,7 +61,7 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         # A no-op rebuild is answered here, before DuckDB, pydantic or Altair are imported.
         from sitegen import incremental
 
-        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root)))
+        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review))
         if record is not None:
             seconds = time.perf_counter() - started
             _report_timings(timings, {incremental.KEY_STEP: seconds}, record["pages"], record["files"])
@@ -72,6 +73,8 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
 
     try:
         config = load_config(root)
+        if review:
+            config = config.model_copy(update={"review": True})
         with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
             result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache)
     except SitegenError as exc:

@@ -43,6 +43,10 @@ class SiteConfig(BaseModel):
     families: list[str] = Field(default_factory=lambda: ["canonic"])
     limits: Limits = Field(default_factory=Limits)
     paper: PaperConfig = Field(default_factory=PaperConfig)
+    # A review build (`sitegen build --review`, as netlify.toml's deploy previews run it): every
+    # page says it is not the published site and asks search engines not to index it. Set by
+    # the command line, never by pyproject.toml.
+    review: bool = False
 
     @field_validator("base_url")
     @classmethod
@@ -84,6 +88,9 @@ def load_config(root: Path | str = ".") -> SiteConfig:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("sitegen", {})
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError([Problem(CONFIG_FILE, None, "", "valid TOML", str(exc))]) from None
+    if "review" in table:  # a property of one build, not of the site
+        raise InputError([Problem(CONFIG_FILE, None, "$.tool.sitegen.review", "no review key: a review build is asked for on the command line "
+                                  "(sitegen build --review)", short_repr(table["review"]))])
     try:
         cfg = SiteConfig.model_validate({**table, "root": root}, strict=False)
     except ValidationError as exc:

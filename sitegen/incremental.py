@@ -66,6 +66,7 @@ from typing import Any, Iterable
 
 import orjson
 
+from sitegen import clock
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
 
@@ -401,8 +402,10 @@ def unusable(root: Path) -> str | None:
 # --------------------------------------------------------------------------- no-op rebuilds
 
 
-def build_key(digest: dict[str, str]) -> str:
-    return key_of("build", code_key(), digest)
+def build_key(digest: dict[str, str], review: bool = False) -> str:
+    """The key of a whole build: the code and every input, and whether it is a review build
+    (whose pages differ from the published build's)."""
+    return key_of("build", code_key(), digest, *(("review",) if review else ()))
 
 
 def _records_path(root: Path) -> Path:
@@ -417,12 +420,13 @@ def _records(root: Path) -> dict:
     return records if isinstance(records, dict) else {}
 
 
-def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes) -> None:
+def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes, dated_until: str = "") -> None:
     """Note that out_dir now holds the build of `key`, whose manifest.json is `manifest` (the
     bytes this build wrote: whatever is on disk may already be another build's). Called after
-    the swap."""
+    the swap. `dated_until`: the latest date its inputs hold (the families' summaries)."""
     records = _records(root)
-    records[str(out_dir.resolve())] = {"key": key, "manifest": sha256_bytes(manifest), "pages": pages, "files": files}
+    records[str(out_dir.resolve())] = {"key": key, "manifest": sha256_bytes(manifest), "pages": pages, "files": files,
+                                       "dated_until": dated_until}
     path = _records_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"builds.{os.getpid()}.tmp")
@@ -435,6 +439,9 @@ def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:
     the same key, and every output file (no more, no fewer) as its manifest says."""
     record = _records(root).get(str(out_dir.resolve()))
     if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    # inputs dated after the build's date (SOURCE_DATE_EPOCH set back) must meet the check again
+    if not isinstance(record.get("dated_until", ""), str) or record.get("dated_until", "") > clock.today():
         return None
     return record if output_intact(out_dir, record.get("manifest", "")) else None
 

@@ -10,9 +10,6 @@ them until they are replaced, so an unfinished entry cannot publish.
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-import re
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -20,28 +17,12 @@ from pydantic import TypeAdapter, ValidationError
 from sitegen.contract import problems_from
 from sitegen.errors import BuildError, short_repr
 from sitegen.amendments import KIND_PREFIX, PLACEHOLDER, log_dir
+from sitegen.clock import today
 from sitegen.fields import Name
 
-# The last second datetime can represent (9999-12-31T23:59:59Z): a later one is a mistake, not a date.
-_LAST_EPOCH = int(dt.datetime.max.replace(tzinfo=dt.timezone.utc).timestamp())
 _TITLE = TypeAdapter(Name)  # the type of EntryMeta.title: what the build will accept
 # Concurrent runs each take the next free number; this many taken by others in a row is not a race.
 _CREATE_TRIES = 20
-
-
-def source_date_epoch(value: str) -> dt.datetime:
-    """SOURCE_DATE_EPOCH as the reproducible-builds specification defines it: ASCII digits only,
-    seconds since 1970-01-01T00:00:00Z."""
-    # at most as many digits as the last second has, so that int() never meets a huge number
-    if not re.fullmatch(rf"[0-9]{{1,{len(str(_LAST_EPOCH))}}}", value) or int(value) > _LAST_EPOCH:
-        raise BuildError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01; found {short_repr(value)}")
-    return dt.datetime.fromtimestamp(int(value), dt.timezone.utc)
-
-
-def today() -> str:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = source_date_epoch(epoch) if epoch else dt.datetime.now(dt.timezone.utc)
-    return moment.date().isoformat()
 
 
 def front_matter_value(title: str) -> str:

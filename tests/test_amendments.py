@@ -82,6 +82,7 @@ def test_every_family_reads_its_log_and_reports_every_broken_entry_at_once(tmp_p
         ("content/nextchapter/amendments/A2.md", "", "the entry's own text, not the scaffold's placeholder"),
         ("content/nextchapter/amendments/A2.md", "title", "the entry's own text, not the scaffold's placeholder"),
         ("content/nextchapter/amendments/C1.md", "id", "an id starting with C for a clarification"),
+        ("content/nextchapter/amendments/C1.md", "id", "the file's name (A1.md)"),  # reported at once, not after the first fix
     ]), found
 
     (folder / "A2.md").unlink()

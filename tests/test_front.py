@@ -24,13 +24,19 @@ def _text(page: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
-def _firsts(out: Path, stem: str, name_col: str, keep=lambda row: True) -> list[str]:
-    """The names a board's CSV download ranks first (rank_best 1), in its row order."""
-    rows = csv.DictReader(io.StringIO((out / f"{stem}.csv").read_text(encoding="utf-8")))
-    return [r[name_col] for r in rows if r["rank_best"] == "1" and keep(r)]
+def _firsts(out: Path, stem: str, name_col: str, keep=lambda row: True) -> tuple[list[str], int, int]:
+    """The names a board's CSV download ranks first (rank_best 1), in its row order; how many
+    rows it ranks, and how many it has."""
+    rows = [r for r in csv.DictReader(io.StringIO((out / f"{stem}.csv").read_text(encoding="utf-8"))) if keep(r)]
+    return [r[name_col] for r in rows if r["rank_best"] == "1"], sum(r["rank_best"] != "" for r in rows), len(rows)
 
 
-def _headline(names: list[str]) -> str:
+def _headline(board: tuple[list[str], int, int]) -> str:
+    """A board with one ranked row ranks it against nothing: it is the only one, never first."""
+    names, ranked, rows = board
+    if ranked == 1:
+        return (f"Only entrant tested: {names[0]}, with no competitor on this board" if rows == 1
+                else f"Only ranked entrant: {names[0]} (the other {rows - 1} not ranked)")
     return ("Tied for first: " if len(names) > 1 else "First: ") + ", ".join(names)
 
 

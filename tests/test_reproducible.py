@@ -4,7 +4,8 @@ Two builds of the demo site, each in its own process, from two copies of the inp
 different directories, differ in everything that must not matter: working directory, root,
 time zone, locale, hash seed, umask, DuckDB's thread count, the order and mtimes in which
 the input files were created, and a cold against a warm figure cache. Only
-SOURCE_DATE_EPOCH is the same (the build reads no clock; it would be the one to use).
+SOURCE_DATE_EPOCH is the same (the build's date: no output depends on it, and no input may be
+dated after it, sitegen/clock.py).
 Every output file must be byte-identical.
 
 Mode policy: a built site is meant to be served, so its files are 0644 and its directories
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from conftest import CACHE_DIR, COMMAND_SECONDS, REPO_ROOT, SITE_INPUTS, copy_site, hash_tree
 
-SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
+SOURCE_DATE_EPOCH = "1798761600"  # 2027-01-01T00:00:00Z, after every date of the demo
 
 
 def other_locale() -> str:

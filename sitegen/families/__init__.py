@@ -97,7 +97,9 @@ class Outputs:
     # sentence), synthetic (a bool), nav ([(part, [(label, href)])], parts from home, boards,
     # method, evidence, data) and result ({dated, date, boards: [{number, name, href, first,
     # and optionally ranked and entrants, the counts of ranked rows and of rows: a board with
-    # one ranked row names it as the only one, not as first}]}).
+    # one ranked row names it as the only one, not as first}]}), and dated_until (optional): the
+    # latest date its inputs hold, YYYY-MM-DD. A cached result dated after the build's date
+    # (sitegen.clock) is not used: the family is checked again, and refuses the future date.
     summary: dict[str, Any] = field(default_factory=dict)
     # Input files published as they are under raw/, so `sitegen verify` can recompute from them.
     raw_files: list[str] = field(default_factory=list)
