@@ -207,16 +207,16 @@ def test_after_a_freeze_bump_the_protocol_page_states_the_version_in_force_and_i
     doc.write_text(doc.read_text(encoding="utf-8") + "\nA corrected sentence, frozen again.\n", encoding="utf-8")
     freeze = read_json(chron, FREEZE_REL)
     item = freeze["items"][0]
-    item["history"].append({"version": "v1.1.1", "fingerprint": text_fingerprint(doc.read_bytes()),
-                            "frozen_at": "2026-09-01T08:00:00Z", "note": "Typo corrected; no rule changed."})
+    item["history"].append({"version": "v1.1.9", "fingerprint": text_fingerprint(doc.read_bytes()),
+                            "frozen_at": "2026-10-01T08:00:00Z", "note": "Typo corrected; no rule changed."})
     write_json(chron, FREEZE_REL, freeze)
     out = build_site(chron)
     text = page_text(out / "chronicle/protocol/index.html")
-    assert "version in force v1.1.1, frozen 2026-09-01T08:00:00Z" in text
+    assert "version in force v1.1.9, frozen 2026-10-01T08:00:00Z" in text
     history = text[text.index("Frozen versions of this document"):text.index("Cohorts run under this protocol")]
     new = item["history"][-1]
-    assert history.index("v1.1 2026-08-21T06:00:00Z") < history.index(
-        f"v1.1.1 (in force) 2026-09-01T08:00:00Z {new['fingerprint'][:12]} Typo corrected; no rule changed.")
+    assert history.index("v1.1 2026-08-21T06:00:00Z") < history.index("v1.1.1 2026-09-02T09:00:00Z") < history.index(
+        f"v1.1.9 (in force) 2026-10-01T08:00:00Z {new['fingerprint'][:12]} Typo corrected; no rule changed.")
 
 
 # --------------------------------------------------------------------------- sections 1 and 2
@@ -384,3 +384,212 @@ def test_every_problem_of_the_log_is_reported_at_once_not_in_rounds(chron):
             (PROTOCOL_REL, "status")} <= got, sorted(got)
     ids = sorted(p.expected for p in problems(chron) if p.file == a("A3") and p.path == "id")
     assert ids == [f"a unique id (A2 is also {a('A2')})", "the file's name (A2.md)"]
+
+
+# --------------------------------------------------------------------------- section 2: the harness by hash
+
+
+def test_every_run_records_its_template_and_brief_and_a_different_one_is_refused(chron):
+    cohort = read_json(chron, COHORT_REL)
+    briefs = {b["id"]: b["sha256"] for b in cohort["briefs"]}
+    runs = runs_of(chron)
+    assert all(r["brief_sha256"] == briefs[r["brief"]] for r in runs)
+    assert all(r["template_sha256"] == cohort["template_sha256"] for r in runs if r["arm"] != "system")
+    model = next(i for i, r in enumerate(runs) if r["arm"] == "sustained")
+    system = next(i for i, r in enumerate(runs) if r["arm"] == "system")
+    other = "ab" * 32
+    runs[model]["template_sha256"] = other
+    runs[model + 1]["brief_sha256"] = other
+    runs[system]["template_sha256"] = other  # a system runs its own commission: recorded, not compared
+    write_runs(chron, runs)
+    got = sorted((p.line, p.path) for p in problems(chron))
+    assert got == sorted([(model + 1, "$.template_sha256"), (model + 2, "$.brief_sha256")])
+
+
+def test_the_run_pages_and_the_runs_download_carry_the_hashes(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    with (built_site.out / "chronicle/runs.csv").open(encoding="utf-8", newline="") as f:
+        rows = {r["run"]: r for r in csv.DictReader(f)}
+    for r in runs_of(built_site.root):
+        assert (rows[r["id"]]["template_sha256"], rows[r["id"]]["brief_sha256"], rows[r["id"]]["instrument"]) == \
+            (r["template_sha256"], r["brief_sha256"], r["instrument"])
+    r = runs_of(built_site.root)[0]
+    page = page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+    assert f"Template SHA-256 {r['template_sha256']}" in page and f"Brief SHA-256 {r['brief_sha256']}" in page
+    protocol = page_text(built_site.out / "chronicle/protocol/index.html")
+    assert f"the frozen generation template {cohort['template_sha256']} for every model run" in protocol
+
+
+# --------------------------------------------------------------------------- section 2: failures, errors and reruns
+
+
+def test_a_rerun_is_allowed_once_after_an_infrastructure_failure_before_any_content(chron):
+    runs = runs_of(chron)
+    i = next(k for k, r in enumerate(runs) if r.get("superseded"))
+    j = next(k for k, r in enumerate(runs) if k > i and r.get("superseded"))
+    first = runs[i]["superseded"][0]
+    runs[i]["superseded"].append(dict(first, request_id="gen-second"))  # rerun twice
+    runs[j]["superseded"][0]["words"] = 1200  # content had arrived: a cherry-pick, not an infrastructure rerun
+    runs[j]["superseded"][0]["params"] = {**runs[j]["superseded"][0]["params"], "temperature": 1.0}  # other parameters
+    runs[j]["superseded"][0]["timestamp"] = runs[j]["calls"][-1]["timestamp"]  # after the rerun began
+    runs[j]["superseded"][0]["documented_by"] = "A99"
+    write_runs(chron, runs)
+    got = sorted((p.line, p.path) for p in problems(chron))
+    assert got == sorted([(i + 1, "$.superseded"), (j + 1, "$.superseded[0].words"), (j + 1, "$.superseded[0].params"),
+                          (j + 1, "$.superseded[0].timestamp"), (j + 1, "$.superseded[0].documented_by")])
+
+
+@pytest.mark.parametrize("finish,message", [("error", None), ("stop", "an explanation nobody asked for")])
+def test_an_error_or_a_refusal_carries_its_message_and_nothing_else_does(chron, finish, message):
+    runs = runs_of(chron)
+    call = runs[0]["calls"][-1]
+    call["finish"] = finish
+    call.pop("message", None)
+    if message is not None:
+        call["message"] = message
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.line, p.path) == (1, f"$.calls[{len(runs[0]['calls']) - 1}]") and "message exactly when" in p.expected
+
+
+def test_failed_attempts_errors_and_refusals_are_published_on_the_run_and_diagnostics_pages(built_site):
+    runs = runs_of(built_site.root)
+    rerun = [r for r in runs if r.get("superseded")]
+    failed = [(r, c) for r in runs for c in r["calls"] if c["finish"] in ("error", "refusal")]
+    assert rerun and failed
+    diag = page_text(built_site.out / "chronicle/diagnostics/index.html")
+    assert f"{len(rerun)} runs rerun after an infrastructure failure" in diag
+    for r in rerun:
+        a = r["superseded"][0]
+        assert f"{r['id']} {a['failure']} {a['message']} {a['timestamp']}" in diag
+        page = page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+        assert f"this run's first attempt died on infrastructure ({a['failure']}) at {a['timestamp']}" in page and a["message"] in page
+    for r, c in failed:
+        assert f"{r['id']} {c['seq']} {c['finish']} {c['message']}" in diag
+        assert f"{c['finish']}: {c['message']}" in page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+    with (built_site.out / "chronicle/reruns.csv").open(encoding="utf-8", newline="") as f:
+        assert [row["run"] for row in csv.DictReader(f)] == [r["id"] for r in rerun]
+
+
+# --------------------------------------------------------------------------- section 3: the system's release
+
+
+def test_the_systems_release_and_its_gates_are_on_board_1(built_site):
+    cohort = read_json(built_site.root, COHORT_REL)
+    [system] = [e for e in cohort["entrants"] if e["kind"] == "system"]
+    release = system["release"]
+    page = page_text(built_site.out / "chronicle/boards/system/index.html")
+    assert f"Chronicle generated on {release['version']}, a release that passed its own frozen length-calibration gates on {release['frozen_on']}" in page
+    with (built_site.out / "chronicle/releases.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["gate"] for r in rows] == [g["id"] for g in release["gates"]]
+    assert all(r["passed"] == str(g["min"] <= g["value"] <= g["max"]) == "True" for r, g in zip(rows, release["gates"]))
+    for g in release["gates"]:
+        assert g["description"] in page
+    assert "calibration gates" not in page_text(built_site.out / "chronicle/boards/sustained/index.html")
+
+
+def test_a_system_release_that_failed_a_gate_or_was_frozen_after_its_runs_is_refused(chron):
+    cohort = read_json(chron, COHORT_REL)
+    i = next(k for k, e in enumerate(cohort["entrants"]) if e["kind"] == "system")
+    release = cohort["entrants"][i]["release"]
+    release["gates"][0]["value"] = release["gates"][0]["max"] + 1
+    release["frozen_on"] = "2026-08-30"  # after the system's runs of 2026-08-21
+    write_json(chron, COHORT_REL, cohort)
+    got = sorted(p.path for p in problems(chron))
+    assert got == [f"$.entrants[{i}].release.frozen_on", f"$.entrants[{i}].release.gates[0].value"]
+    del cohort["entrants"][i]["release"]
+    write_json(chron, COHORT_REL, cohort)
+    [p] = problems(chron)
+    assert p.path == f"$.entrants[{i}]" and "a release exactly for a system entrant" in p.expected
+
+
+def test_the_protocol_says_what_its_old_address_is_and_its_versions_say_when_that_changed(built_site):
+    """The protocol called /protocol-v1.1.html a mirror of itself; the site serves it as a redirect.
+    The text now says so, frozen again with a note, and the first version's fingerprint is still
+    the one recorded before generation."""
+    import tomllib
+
+    from conftest import REPO_ROOT
+
+    redirects = tomllib.loads((REPO_ROOT / "netlify.toml").read_text(encoding="utf-8"))["redirects"]
+    assert {"from": "/protocol-v1.1.html", "to": "/chronicle/protocol/", "status": 301} in redirects
+    text = page_text(built_site.out / "chronicle/protocol/index.html")
+    assert "mirrored" not in text and "its old address on this site, /protocol-v1.1.html, redirects here" in text
+    history = read_json(built_site.root, FREEZE_REL)["items"][0]["history"]
+    assert [h["version"] for h in history] == ["v1.1", "v1.1.1"] and history[0]["frozen_at"] < "2026-08-21T06:30"
+    assert "version in force v1.1.1, frozen 2026-09-02T09:00:00Z" in text
+
+
+# --------------------------------------------------------------------------- section 7: the reference corpus as reported
+
+
+def test_the_full_distribution_is_sorted_and_the_two_corpora_are_never_pooled(built_site):
+    from test_chronicle import ref_score, weights_by_profile
+    import numpy as np
+
+    cohort = read_json(built_site.root, COHORT_REL)
+    weights = weights_by_profile(cohort)
+    refs = [rec for _, rec in read_jsonl(built_site.root, REFS_REL)]
+    page = (built_site.out / "chronicle/reference/index.html").read_text(encoding="utf-8")
+    v11 = sorted(((r, ref_score(r, weights)) for r in refs if r["corpus"] == "v1.1"), key=lambda p: (-p[1], p[0]["id"]))
+    legacy = [(r, ref_score(r, weights)) for r in refs if r["corpus"] != "v1.1"]
+    shown = re.findall(r'<tr><td class="n">(\d+)</td><th scope="row">([^<]+)</th>', page.split('id="n-caption"')[1].split("</table>")[0])
+    assert shown == [(str(i), r["title"].replace("'", "&#39;")) for i, (r, _) in enumerate(v11, start=1)]
+    with (built_site.out / "chronicle/reference-corpora.csv").open(encoding="utf-8", newline="") as f:
+        corpora = {r["group"]: r for r in csv.DictReader(f)}
+    for group, members, metric in (("v1.1", [s for _, s in v11], "v1.1 five-window"), ("legacy-v1.0", [s for _, s in legacy], "v1.0 four-window")):
+        q1, med, q3 = np.percentile(members, [25, 50, 75])
+        row = corpora[group]
+        assert (int(row["novels"]), row["metric"]) == (len(members), metric)
+        assert abs(float(row["median"]) - med) < 1e-9 and abs(float(row["q1"]) - q1) < 1e-9 and abs(float(row["q3"]) - q3) < 1e-9
+    with (built_site.out / "chronicle/reference.csv").open(encoding="utf-8", newline="") as f:
+        metric = {r["id"]: (r["metric"], r["windows"]) for r in csv.DictReader(f)}
+    assert all(metric[r["id"]] == (("v1.1 five-window", "5") if r["corpus"] == "v1.1" else ("v1.0 four-window", "4")) for r in refs)
+    assert "50-book" not in page_text(built_site.out / "chronicle/boards/sustained/index.html")
+
+
+# --------------------------------------------------------------------------- nothing dated after the build
+
+
+def test_an_entry_a_cohort_or_a_call_dated_after_the_build_is_refused_warm_as_cold(chron, monkeypatch):
+    """A 2031 date used to be accepted and to date the feed. The build's date is SOURCE_DATE_EPOCH
+    (or today); a result cached before the clock was set back is not used to skip the check."""
+    from test_chronicle import AMEND_DIR, set_front
+
+    from sitegen.build import build
+    from sitegen.config import load_config
+
+    out = chron.parent / "out"
+    build(load_config(chron), out)  # cached with today's date
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1789776000")  # 2026-09-19T00:00:00Z: before cohort 2 and Command A 2's calls
+    from sitegen.errors import InputError
+
+    with pytest.raises(InputError) as warm_error:
+        build(load_config(chron), out)  # the family's cached result would skip the check
+    with pytest.raises(InputError) as cold_error:
+        build(load_config(chron), chron.parent / "cold", cache=False)
+    warm, cold = warm_error.value.problems, cold_error.value.problems
+    assert [str(p) for p in warm] == [str(p) for p in cold] == [str(p) for p in problems(chron)]
+    got = {(p.file, p.path) for p in warm}
+    assert (COHORT_REL, "$.cohorts[1].date") in got
+    runs = runs_of(chron)
+    late = [i + 1 for i, r in enumerate(runs) if r["calls"][0]["timestamp"] > "2026-09-19T00:00:00Z"]
+    assert late and {p.line for p in warm if p.file == RUNS_REL} == set(late)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    set_front(chron / AMEND_DIR / "A6.md", "date", "2031-01-01")
+    found = [p for p in problems(chron) if p.file == f"{AMEND_DIR}/A6.md"]
+    assert [(p.path, p.found) for p in found] == [("date", "2031-01-01")] and "the build's date" in found[0].expected
+
+
+def test_a_back_dated_entry_is_refused(chron):
+    """A8 dated before A7 would land among older entries of the log (between A6 and C1)."""
+    from test_chronicle import AMEND_DIR
+
+    body = "---\nid: {id}\nkind: amendment\ntitle: \"Guards\"\ndate: {date}\ntiming: post-scoring\ndirected_by: owner\n" \
+           "scope: operational only\n---\n\nText of {id}.\n"
+    (chron / AMEND_DIR / "A7.md").write_text(body.format(id="A7", date="2026-09-05"), encoding="utf-8")
+    (chron / AMEND_DIR / "A8.md").write_text(body.format(id="A8", date="2026-08-25"), encoding="utf-8")
+    [p] = problems(chron)
+    assert (p.file, p.path, p.found) == (f"{AMEND_DIR}/A8.md", "date", "2026-08-25")
+    assert p.expected.startswith("a date on or after 2026-09-05, the date of A7")

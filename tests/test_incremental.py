@@ -172,7 +172,7 @@ def test_an_edited_amendment_reloads_only_its_family_and_equals_a_cold_build(sit
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
 
-def test_a_changed_cell_template_and_page_each_rebuild_to_the_cold_output(canonic_site, tmp_path):
+def test_a_changed_cell_rebuilds_to_the_cold_output(canonic_site, tmp_path):
     site = canonic_site
     out = tmp_path / "out"
     line, rec = find_cell_line(site, two_standard_scores)
@@ -186,10 +186,13 @@ def test_a_changed_cell_template_and_page_each_rebuild_to_the_cold_output(canoni
     build(load_config(site), out)
     assert_same_as_cold(site, out, tmp_path)
 
+
+def test_a_changed_template_and_page_each_rebuild_to_the_cold_output(site, tmp_path):
+    out = tmp_path / "out"
     base = override_template(site, "base.html")
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Edited footer.</p></footer>", 1), encoding="utf-8")
     build(load_config(site), out)
-    assert "Edited footer." in (out / "canonic/index.html").read_text(encoding="utf-8")
+    assert "Edited footer." in (out / "chronicle/index.html").read_text(encoding="utf-8")
     assert_same_as_cold(site, out, tmp_path)
 
     append(site, "content/index.md", "\n\nA new closing paragraph.")
@@ -248,17 +251,16 @@ def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_an_edited_pages_entry_is_not_published(canonic_site, tmp_path):
+def test_an_edited_pages_entry_is_not_published(site, tmp_path):
     """A pages entry whose HTML was changed (its header's checksum then fails) is a miss."""
-    site = canonic_site
     out = tmp_path / "out"
-    entries = sorted((site / incremental.CACHE_DIR / "pages" / "canonic").glob("*.entry"))
-    assert entries and all(b"Canonic" in e.read_bytes() for e in entries)
+    entries = sorted((site / incremental.CACHE_DIR / "pages" / "chronicle").glob("*.entry"))
+    assert entries and all(b"ChronicleBench" in e.read_bytes() for e in entries)
     for entry in entries:  # whichever of them this build's key names
-        entry.write_bytes(entry.read_bytes().replace(b"Canonic", b"Kanonic"))
+        entry.write_bytes(entry.read_bytes().replace(b"ChronicleBench", b"KronicleBench"))
     append(site, "content/index.md", "\n\nA paragraph.")
     build(load_config(site), out)
-    assert b"Kanonic" not in (out / "canonic/index.html").read_bytes()
+    assert b"KronicleBench" not in (out / "chronicle/index.html").read_bytes()
     assert_same_as_cold(site, out, tmp_path)
 
 

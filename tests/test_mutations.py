@@ -36,7 +36,7 @@ mutated file, and each memoizing the pure steps a mutant leaves unchanged (mutat
 which and why). The counts per file and kind go to artifacts/mutation-report.md.
 
 In the suite the corpus is a seeded sample (`sample` below: every allow-listed mutant, every
-(file, kind) pair at least once, and a twentieth of the rest, drawn with random.Random(SAMPLE_SEED)),
+(file, kind) pair at least once, and a fiftieth of the rest, drawn with random.Random(SAMPLE_SEED)),
 which keeps the suite within its time budget; SITEGEN_MUTATIONS=all runs them all. Run the
 whole corpus before changing a contract: `SITEGEN_MUTATIONS=all python -m pytest tests/test_mutations.py`.
 """
@@ -64,7 +64,7 @@ from sitegen.load import Loaded, json_path
 
 WORKERS = 2
 SAMPLE_SEED = 20261202  # the suite's sample of the corpus; any change of it is a different sample
-SAMPLE_SHARE = 0.05
+SAMPLE_SHARE = 0.02  # of the rest: with every allow-listed mutant and every (file, kind), about 640 of 4,500
 REPORT = REPO_ROOT / "artifacts" / "mutation-report.md"
 
 
@@ -137,14 +137,16 @@ ALLOWED: list[Allowed] = [
     Allowed(H + "reference.jsonl", ("$.windows[*].runs[*].cap.reason",), PROSE, "a cap's reason is prose"),
     Allowed(H + "runs.jsonl", ("$.calls[*].params",), ("extra-key",),
             "params are free-form: the generation parameters as the harness recorded them"),
-    Allowed(H + "runs.jsonl", ("$.calls[*].params.*",),
-            ("drop-key", "empty-string", "huge-string", "wrong-type:string", "wrong-type:bool", "negative", "out-of-range"),
-            "params are free-form (number, string or bool per key), recorded and shown, never computed with"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].cap",), ("drop-key",),
             "the cap on line 1's first judge run does not bind (it is above the composite), so no number changes"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].composite", "$.windows[*].composite", "$.score", "$.sagascore"),
             OPTIONAL_DROPPED, "stated composites and scores are optional: the site recomputes them"),
     Allowed(H + "runs.jsonl", ("$.windows[*].runs[*].cap.reason",), PROSE, "a cap's reason is prose"),
+    Allowed(H + "runs.jsonl", ("$.calls[*].message", "$.superseded[*].message"), PROSE,
+            "an error or a refusal is published as the provider returned it (escaped)"),
+    Allowed(H + "runs.jsonl", ("$.superseded",), ("drop-key", "empty-list"), "a run that was never rerun has no superseded attempt"),
+    Allowed(H + "runs.jsonl", ("$.superseded[*].documented_by",), OPTIONAL_DROPPED,
+            "the recorded failure is the documentation; naming the amendment that also records it is optional"),
     # ---- nextchapter
     Allowed(N + "calls.jsonl", ("$.candidate_checks[*].quote", "$.reference_checks[*].quote"), ("drop-key", "empty-string") + PROSE,
             "a quotation may be empty or carry any text: a pass counts only when the quote occurs verbatim in the chapter (scoring.quote_holds)"),

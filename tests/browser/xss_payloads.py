@@ -229,7 +229,6 @@ FIELDS: list[Field] = [
     Field(_H, "content/chronicle/amendments/A1.md", "front matter: title", kind="frontmatter", slots=1, per_slot=2),
     Field(_H, "content/chronicle/amendments/A2.md", "front matter: title", kind="frontmatter", slots=1, per_slot=2),
     Field(_H, "content/chronicle/amendments/A3.md", "front matter: timing", kind="frontmatter", slots=1, per_slot=2),
-    Field(_H, "content/chronicle/amendments/A4.md", "front matter: directed_by", kind="frontmatter", slots=1, per_slot=2),
     Field(_H, "content/chronicle/amendments/A1.md", "body", kind="markdown", slots=1, per_slot=ALL, max_len=2000),
     Field(_H, "content/chronicle/protocol.md", "body", kind="markdown", slots=1, per_slot=ALL, frozen="protocol", max_len=2000),
     # NextChapterBench
@@ -287,4 +286,5 @@ REFUSED: list[Refused] = [
     Refused(_N, "data/nextchapter/run.json", "$.date", "an ISO date"),
     Refused(_H, "content/chronicle/amendments/A2.md", "id", "an amendment id ^[ACR][1-9][0-9]*$"),
     Refused(_H, "content/chronicle/amendments/A2.md", "scope", "one of four scopes"),
+    Refused(_H, "content/chronicle/amendments/A4.md", "directed_by", "one of the declared roles"),
 ]

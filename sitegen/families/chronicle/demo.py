@@ -97,6 +97,11 @@ BRIEFS = (
     {"id": "n1", "code": "N1", "title": "The Ashdown Inheritance", "genre": "ensemble family drama", "profile": "literary_v2"},
 )
 BRIEF_PROFILE = {b["id"]: b["profile"] for b in BRIEFS}
+# The hashes the harness writes into every manifest (protocol section 2): of the frozen
+# generation template and of each brief's text. Synthetic texts, hashed here.
+TEMPLATE_SHA256 = hashlib.sha256(b"SYNTHETIC ChronicleBench demo: the frozen wave-1 generation template").hexdigest()
+SYSTEM_TEMPLATE_SHA256 = hashlib.sha256(b"SYNTHETIC ChronicleBench demo: the system's 85K commission").hexdigest()
+BRIEF_SHA256 = {b["id"]: hashlib.sha256(f"SYNTHETIC ChronicleBench demo brief {b['code']}: {b['title']}".encode()).hexdigest() for b in BRIEFS}
 
 # (id, name, provider, kind, status, cohort, latent quality on the 1-10 scale, max_tokens,
 #  temperature supported, words per second, cost target in USD over all its runs)
@@ -129,6 +134,18 @@ WITHDRAWN_RUNS = {
     "z-ai/glm-5.3": (("b2", "sustained", 1, "word-target", 87_300), ("b2", "sustained", 2, "word-target", 86_100),
                      ("b2", "sustained", 3, "stall", 47_800), ("n1", "sustained", 1, "budget-guard", 31_000)),
 }
+# The system's engine release and the length-calibration gates it passed before the cohort
+# generated (protocol section 3): synthetic values.
+SYSTEM_RELEASE = {"version": "chronicle-engine 4.2.0 (length calibration)", "frozen_on": "2026-08-19", "gates": [
+    {"id": "median-words", "description": "Median cleaned words of the 12 calibration books", "min": 82_000, "max": 90_000, "value": 86_240},
+    {"id": "in-band-share", "description": "Share of calibration books inside 80,000-95,000 words", "min": 0.9, "max": 1.0, "value": 1.0},
+    {"id": "longest-book", "description": "Longest calibration book, in cleaned words", "min": 80_000, "max": 94_000, "value": 91_870},
+]}
+STREAM_ERROR = "502: the provider closed the stream mid-response"  # the message of a call ended by an error
+# A4: at 109 runs the account ran out of credits; the runs then starting failed with a
+# recorded Insufficient credits error before any content and were each run again once, with
+# identical parameters, after the top-up (section 2's infrastructure rule).
+CREDIT_FAILURES = ("sustained-b2-openai-gpt-5.6-sol-pro-r3", "sustained-n1-anthropic-claude-opus-5-r2", "sustained-n1-fable-fable-5.1-r3")
 SUSTAINED_PLAN = (("stall-dnf", 6), ("stall-in-band", 1), ("cap", 2))  # of the 78 sustained runs
 
 # Positional window effects by arm, on the 1-10 scale (sustained books sag late).
@@ -320,6 +337,7 @@ def _entrant_runs(i: int, spec: tuple, profile: dict, brief_offset: dict, outcom
                 "seq": seq, "returned_model": returned, "returned_provider": provider,
                 "request_id": "gen-" + rng.bytes(12).hex(), "timestamp": clock.strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "params": dict(params), "cost_usd": 0.0, "words_from": done, "words_to": done + n, "finish": fin,
+                **({"message": STREAM_ERROR} if fin == "error" else {}),
             })
             done += n
             clock += timedelta(seconds=int(n / wps + rng.integers(15, 90)))
@@ -330,7 +348,15 @@ def _entrant_runs(i: int, spec: tuple, profile: dict, brief_offset: dict, outcom
         key = "sagascore" if rng.random() < 0.2 else "score"
         runs.append({"id": rid, "entrant": eid, "brief": brief, "arm": arm, "replicate": rep, "cohort": cohort,
                      "manuscript_sha256": sha, "words": words, "stop_reason": stop, "calls": calls,
+                     "template_sha256": SYSTEM_TEMPLATE_SHA256 if kind == "system" else TEMPLATE_SHA256, "brief_sha256": BRIEF_SHA256[brief],
                      "instrument": INSTRUMENT_ID, "windows": windows, key: score})
+    for run in runs:
+        if run["id"] in CREDIT_FAILURES:
+            first = run["calls"][0]
+            at = datetime.strptime(first["timestamp"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc) - timedelta(minutes=41)
+            run["superseded"] = [{"failure": "insufficient-credits", "message": "402: Insufficient credits. Add more using the account page.",
+                                  "request_id": "gen-" + hashlib.sha256(f"superseded {run['id']}".encode()).hexdigest()[:24],
+                                  "timestamp": at.strftime("%Y-%m-%dT%H:%M:%SZ"), "params": dict(first["params"]), "words": 0, "documented_by": "A4"}]
     factor = cost_target / sum(raw_costs)
     costs = iter(raw_costs)
     for run in runs:
@@ -367,6 +393,8 @@ def _cohort_document() -> dict:
         if status == "withdrawn":
             # amendment A4 (owner budget decision)
             entrant["withdrawn_by"] = "A4"
+        if kind == "system":
+            entrant["release"] = SYSTEM_RELEASE
         entrants.append(entrant)
     return {
         "schema": "chronicle.cohort/1",
@@ -381,7 +409,8 @@ def _cohort_document() -> dict:
         "instrument": {"id": INSTRUMENT_ID, "judge": "Claude Sonnet 4.6", "judge_slug": "anthropic/claude-sonnet-4.6",
                        "temperature": 0.0, "runs": 3},
         "profiles": [{"id": p, "weights": dict(w)} for p, w in WEIGHTS.items()],
-        "briefs": [dict(b) for b in BRIEFS],
+        "template_sha256": TEMPLATE_SHA256,
+        "briefs": [{**b, "sha256": BRIEF_SHA256[b["id"]]} for b in BRIEFS],
         "entrants": entrants,
         "boards": [
             {"id": "system", "number": 1, "arm": "system", "title": "Complete-novel system entrants",
@@ -448,10 +477,31 @@ def _archive_document() -> dict:
     }
 
 
+# After the run, the protocol's wording about its old address was corrected (it said the page
+# was mirrored there; the address is a redirect) and the text frozen again: the freeze record
+# holds both versions. (old text, text in force) of each change, to recompute the first version.
+REWORDED = (
+    ("This document is the canonical methodology reference and is mirrored on this site at\n`/protocol-v1.1.html`; every "
+     "future model addition follows §6 verbatim.",
+     "This document is the canonical methodology reference; its old address on this site,\n`/protocol-v1.1.html`, redirects "
+     "here. Every future model addition follows §6 verbatim."),
+    ("6. The public methodology page (`/protocol-v1.1.html`) is updated in the same change that adds\n   the model.",
+     "6. The public methodology page (this page; `/protocol-v1.1.html` redirects here) is updated in\n   the same change that adds the model."),
+)
+REFROZEN_AT = "2026-09-02T09:00:00Z"
+
+
 def _freeze_document(protocol: bytes) -> dict:
-    entry = {"version": "v1.1", "fingerprint": text_fingerprint(protocol), "frozen_at": FROZEN_AT, "note": ""}
+    text = protocol.decode("utf-8")
+    for old, new in REWORDED:
+        if new not in text:
+            raise ValueError(f"{PROTOCOL_FILE} no longer holds the reworded sentence {new[:40]!r}...: update REWORDED")
+        text = text.replace(new, old)
+    history = [{"version": "v1.1", "fingerprint": text_fingerprint(text.encode("utf-8")), "frozen_at": FROZEN_AT, "note": ""},
+               {"version": "v1.1.1", "fingerprint": text_fingerprint(protocol), "frozen_at": REFROZEN_AT,
+                "note": "Wording only: /protocol-v1.1.html is a redirect to this page, not a mirror of it. No rule, threshold or date changed."}]
     return {"schema": "chronicle.freeze/1", "frozen_at": FROZEN_AT,
-            "items": [{"kind": "protocol", "id": "protocol-v1.1", "path": PROTOCOL_FILE, "history": [entry]}]}
+            "items": [{"kind": "protocol", "id": "protocol-v1.1", "path": PROTOCOL_FILE, "history": history}]}
 
 
 # ---------------------------------------------------------------- entry points

@@ -111,6 +111,27 @@ class Brief(Strict):
     title: Name
     genre: Name
     profile: Slug  # the weight profile its books are scored under
+    sha256: Sha256  # of the brief's text, verbatim from the corpus, as the harness hashed it
+
+
+class Gate(Strict):
+    """One frozen length-calibration gate of a system's release: a measured value that must lie
+    in [min, max]. Whether it passed is recomputed, never taken from the file."""
+
+    id: Slug
+    description: Name
+    min: float
+    max: float
+    value: float
+
+
+class Release(Strict):
+    """The engine release a system entrant generated on (protocol section 3: Chronicle's entry
+    generates "after its length-calibration release passes its own frozen gates")."""
+
+    version: Name
+    frozen_on: IsoDate  # when its gates were frozen and passed, before any of its runs
+    gates: list[Gate] = Field(min_length=1)
 
 
 class Entrant(Strict):
@@ -123,11 +144,14 @@ class Entrant(Strict):
     status: Literal["active", "withdrawn"] = "active"
     withdrawn_by: AmendmentId | None = None  # the amendment that withdrew it
     cohort: Slug  # the cohort entry it joined with
+    release: Release | None = None  # a system's engine release: required for a system, none for a model
 
     @model_validator(mode="after")
     def _withdrawal(self) -> "Entrant":
         if (self.status == "withdrawn") != (self.withdrawn_by is not None):
             raise ValueError("withdrawn_by exactly when status is withdrawn")
+        if (self.kind == "system") != (self.release is not None):
+            raise ValueError("a release exactly for a system entrant")
         return self
 
 
@@ -173,6 +197,9 @@ class CohortFile(Strict):
     # The one sampling temperature of every model call (section 2), where the endpoint takes
     # one; an endpoint that refuses it is recorded with params_transformed: true instead.
     temperature: float = Field(ge=0, le=2)
+    # The frozen generation template's hash, recorded in every model run's manifest (section 2:
+    # byte-identical harness).
+    template_sha256: Sha256
     windows: list[Window]
     instrument: Instrument
     profiles: list[WeightProfile] = Field(min_length=1)
@@ -225,13 +252,30 @@ class Call(Strict):
     cost_usd: float = Field(ge=0, le=MAX_CALL_COST_USD)
     words_from: int = Field(ge=0)
     words_to: int = Field(ge=0)
-    finish: Literal["stop", "length", "error", "stall"]
+    finish: Literal["stop", "length", "error", "stall", "refusal"]
+    message: Text | None = None  # the error or the refusal as returned: given exactly for those
 
     @model_validator(mode="after")
     def _offsets(self) -> "Call":
         if self.words_to < self.words_from:
             raise ValueError("words_to at or after words_from")
+        if (self.message is not None) != (self.finish in ("error", "refusal")):
+            raise ValueError("a message exactly when the call ended in an error or a refusal")
         return self
+
+
+class SupersededAttempt(Strict):
+    """A first attempt of a run that died on infrastructure before any content and was run
+    again (protocol section 2: "The only permitted rerun is a documented infrastructure failure
+    (transport death before any content), re-run once under identical parameters")."""
+
+    failure: Literal["transport", "insufficient-credits"]
+    message: Text  # the error as recorded
+    request_id: Name
+    timestamp: IsoTime
+    params: dict[Slug, float | int | str | bool]
+    words: int = Field(ge=0)  # content received before it died: must be none
+    documented_by: AmendmentId | None = None  # the amendment that records the incident, if one does
 
 
 class Run(Strict):
@@ -249,6 +293,9 @@ class Run(Strict):
     words: int = Field(ge=0)
     stop_reason: Literal["voluntary-stop", "word-target", "stall", "cap", "budget-guard", "error"]
     calls: list[Call] = Field(min_length=1)
+    superseded: list[SupersededAttempt] = Field(default_factory=list)  # the attempt it reran, if any
+    template_sha256: Sha256  # the generation template it ran (a system's: its own commission)
+    brief_sha256: Sha256  # the brief it was given
     instrument: Name  # the OBR system-prompt hash its windows were scored with (section 3a)
     windows: list[WindowScore]
     score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))

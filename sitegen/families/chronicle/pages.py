@@ -18,7 +18,7 @@ from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.sentences import SENTENCES
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE,
+    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, latest_date,
 )
 
 
@@ -104,9 +104,27 @@ def outputs(res: ChronicleResults) -> Outputs:
           ["run", "entrant", "arm", "brief", "words", "stop_reason", "score", "windows"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.words, rr.run.stop_reason, rr.score, len(rr.windows)) for rr in dnf], "dnf")
     table("runs", SENTENCES.table_runs(),
-          ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256"],
+          ["run", "entrant", "arm", "brief", "replicate", "cohort", "words", "eligible", "score", *[f"window_{w}" for w in c.windows], "cost_usd", "calls", "manuscript_sha256",
+           "template_sha256", "brief_sha256", "instrument"],
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
-            *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256) for rr in res.runs], "runs")
+            *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256,
+            rr.run.template_sha256, rr.run.brief_sha256, rr.run.instrument) for rr in res.runs], "runs")
+    table("reruns", SENTENCES.table_reruns(),
+          ["run", "entrant", "failure", "message", "request_id", "timestamp", "words", "params", "documented_by", "rerun_first_call"],
+          [(rr.run.id, rr.run.entrant, a.failure, a.message, a.request_id, a.timestamp, a.words, json.dumps(a.params, sort_keys=True), a.documented_by,
+            rr.run.calls[0].timestamp) for rr in res.runs for a in rr.run.superseded], "runs")
+    table("failed-calls", SENTENCES.table_failed_calls(),
+          ["run", "entrant", "seq", "finish", "message", "timestamp", "returned_provider"],
+          [(rr.run.id, rr.run.entrant, k.seq, k.finish, k.message, k.timestamp, k.returned_provider)
+           for rr in res.runs for k in rr.run.calls if k.finish in ("error", "refusal")], "runs")
+    table("releases", SENTENCES.table_releases(),
+          ["entrant", "release", "frozen_on", "gate", "description", "min", "max", "value", "passed"],
+          [(e.id, e.release.version, e.release.frozen_on, g.id, g.description, g.min, g.max, g.value, g.min <= g.value <= g.max)
+           for e in c.entrants if e.release is not None for g in e.release.gates], "releases", src(COHORT_FILE))
+    for f in inp.frozen:  # the protocol page's version history
+        table("protocol-versions", SENTENCES.table_protocol_versions(), ["document", "version", "frozen_at", "fingerprint", "note", "in_force"],
+              [(f.document, v.version, v.frozen_at, v.fingerprint, v.note, k == len(f.history) - 1) for k, v in enumerate(f.history)],
+              "protocol", {**src(FREEZE_FILE), PROTOCOL_DOC: inp.protocol.source.sha256})
     table("judge-runs", SENTENCES.table_judge_runs(),
           ["run", "entrant", "window", "judge_run", "profile", "weighted_composite", "cap", "cap_reason", "capped_composite", "window_composite"],
           [(rr.run.id, rr.run.entrant, w, i, jr.profile, j.weighted, jr.cap.value if jr.cap else None, jr.cap.reason if jr.cap else None, j.capped,
@@ -114,8 +132,13 @@ def outputs(res: ChronicleResults) -> Outputs:
            for rr in res.runs for win in rr.run.windows for w in (win.window,)
            for i, (jr, j) in enumerate(zip(win.runs, rr.judges[w]), start=1)], "runs")
     table("reference", SENTENCES.table_reference(),
-          ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "score"],
-          [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, s) for ref, s in res.references],
+          ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "windows", "metric", "score"],
+          [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, len(ref.windows),
+            _metric(ref), s) for ref, s in res.references],
+          "reference", src(COHORT_FILE, REFERENCE_FILE))
+    table("reference-corpora", SENTENCES.table_reference_corpora(), ["group", "novels", "metric", "median", "q1", "q3"],
+          [("v1.1", res.band.n, "v1.1 five-window", res.band.median, res.band.q1, res.band.q3),
+           ("legacy-v1.0", res.legacy.n, "v1.0 four-window", res.legacy.median, res.legacy.q1, res.legacy.q3)],
           "reference", src(COHORT_FILE, REFERENCE_FILE))
     table("costs", SENTENCES.table_costs(),
           ["entrant", "name", "cost_usd"], [(e, names[e], v) for e, v in res.cost_by_entrant.items()], "costs")
@@ -144,9 +167,9 @@ def outputs(res: ChronicleResults) -> Outputs:
           ["entrant", "v1_0_score", "runs"], [(r.entrant, r.score, r.runs) for r in archive.rows], "archive", src(ARCHIVE_FILE))
     for rr in res.runs:
         table(calls_stem(rr.run.id).removeprefix("chronicle/"), SENTENCES.table_calls(rr),
-              ["seq", "returned_model", "returned_provider", "request_id", "timestamp", "params", "words_from", "words_to", "finish", "cost_usd"],
+              ["seq", "returned_model", "returned_provider", "request_id", "timestamp", "params", "words_from", "words_to", "finish", "message", "cost_usd"],
               [(k.seq, k.returned_model, k.returned_provider, k.request_id, k.timestamp, json.dumps(k.params, sort_keys=True),
-                k.words_from, k.words_to, k.finish, k.cost_usd) for k in rr.run.calls], "runs")
+                k.words_from, k.words_to, k.finish, k.message, k.cost_usd) for k in rr.run.calls], "runs")
 
     figures = _figures(res, src)
     out.figures.extend(f for pair in figures.values() for f in pair if f is not None)
@@ -157,7 +180,9 @@ def outputs(res: ChronicleResults) -> Outputs:
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
              {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": inp.frozen}),
-        Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident), common),
+        Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
+             {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
+              "legacy_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus != V11), key=lambda p: (-p[1], p[0].id))}),
         Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", SENTENCES.page_diagnostics(ident), {**common, "dnf": dnf}),
         Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", SENTENCES.page_cohorts(ident), common),
         Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", SENTENCES.page_archive(ident), common),
@@ -174,6 +199,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
     out.summary = {
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
+        "dated_until": latest_date(c, inp.runs, inp.archive, (e.meta.date for e in inp.amendments)),
         "nav": [("home", [(ident.name, "chronicle/")]),
                 ("boards", [*((f"Board {b.number}", f"chronicle/boards/{b.id}/") for b in res.boards),
                             *([("Exhibit", "chronicle/exhibit/")] if res.exhibit else [])]),
@@ -191,6 +217,12 @@ def outputs(res: ChronicleResults) -> Outputs:
     band = res.band
     out.texts["chronicle.human-band"] = SENTENCES.human_band(band)
     return out
+
+
+def _metric(ref) -> str:
+    """Which ChronicleBench Score a reference novel's is: the v1.1 five-window one, or the v1.0
+    four-window one of the legacy anchors (a different metric object, labelled wherever shown)."""
+    return "v1.0 four-window" if ref.corpus == "legacy-v1.0" else "v1.1 five-window"
 
 
 def _missing(row) -> str | None:

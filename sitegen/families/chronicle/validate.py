@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from sitegen import amendments as amendments_mod
+from sitegen import clock
 from sitegen import freeze as freeze_mod
 from sitegen import names
 from sitegen.amendments import Entry
@@ -145,7 +146,9 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         out.extend(names.clashes(((ARCHIVE_FILE, None, f"$.rows[{i}].entrant", r.entrant) for i, r in enumerate(archive.rows)), "archived entrant"))
     if cohort is not None:
         _check_cohort(cohort, out)
-        _check_runs(cohort, runs, runs_lines, runs_archived, out)
+        _check_runs(cohort, runs, runs_lines, runs_archived, out, set(log.present))
+        _check_release(cohort, runs, out)
+        _check_not_after_the_build(cohort, runs, runs_lines, archive, out)
         _check_references(cohort, refs, refs_lines, refs_archived, out)
         if protocol_meta is not None and protocol_meta.frozen_on != cohort.protocol_frozen_on:
             out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
@@ -214,7 +217,7 @@ def _read_protocol(root: Path, loaded: Loaded, limits: Limits):
 
 
 def _check_withdrawals(log: amendments_mod.Log, c: CohortFile, out: list[Problem]) -> None:
-    known = log.ids
+    known = log.present  # an entry whose file is broken is still there: its own problem says what is wrong
     for e in c.entrants:
         if e.withdrawn_by is not None and e.withdrawn_by not in known:
             out.append(Problem(COHORT_FILE, None, "$.entrants", f"withdrawn_by naming an entry of the amendment log ({', '.join(sorted(known))})", f"{e.id}: {e.withdrawn_by}"))
@@ -263,7 +266,7 @@ def _check_cohort(c: CohortFile, out: list[Problem]) -> None:
             out.append(Problem(f, None, f"$.cohorts[{i}].date", f"a date after {c.cohorts[i - 1].date}, the previous cohort's (cohorts are listed oldest first)", k.date))
 
 
-def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[int], out: list[Problem]) -> None:
+def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[int], out: list[Problem], amendment_ids: set[str]) -> None:
     f = RUNS_FILE
     entrants = {e.id: e for e in c.entrants}
     briefs = {b.id: b for b in c.briefs}
@@ -294,6 +297,7 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
             _check_membership(run, line, cohort, e, c, out)
         if e is not None:
             _check_calls(run, line, e, c, out)
+        _check_rerun(run, line, amendment_ids, out)
         if run.arm not in arms:
             out.append(Problem(f, line, "$.arm", "an arm that has a board", short_repr(run.arm)))
         total = sum(call.words_to - call.words_from for call in run.calls)
@@ -343,11 +347,90 @@ def _check_calls(run: Run, line: int, entrant, c: CohortFile, out: list[Problem]
                                short_repr(temperature)))
 
 
+def latest_date(c: CohortFile, runs: list[Run], archive: ArchiveFile | None, log_dates) -> str:
+    """The latest date the family's inputs hold (YYYY-MM-DD): what the build's date must not
+    precede (sitegen.clock; the summary's dated_until)."""
+    dates = [k.date for k in c.cohorts] + [call.timestamp[:10] for r in runs for call in r.calls]
+    dates += [a.timestamp[:10] for r in runs for a in r.superseded] + [e.release.frozen_on for e in c.entrants if e.release]
+    dates += ([archive.published_on] if archive is not None else []) + list(log_dates)
+    return max(dates, default="")
+
+
+def _check_not_after_the_build(c: CohortFile, runs: list[Run], lines: list[int], archive: ArchiveFile | None, out: list[Problem]) -> None:
+    """Nothing on record is dated after the build (a 2031 call or cohort would date the feed and
+    the boards from the future): cohorts, calls, reruns, releases, the archive."""
+    today, now = clock.today(), clock.now_iso()
+    expected = f"on or before {today}, the build's date (SOURCE_DATE_EPOCH, or today)"
+    for i, k in enumerate(c.cohorts):
+        if k.date > today:
+            out.append(Problem(COHORT_FILE, None, f"$.cohorts[{i}].date", f"a date {expected}", k.date))
+    for i, e in enumerate(c.entrants):
+        if e.release is not None and e.release.frozen_on > today:
+            out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.frozen_on", f"a date {expected}", e.release.frozen_on))
+    if archive is not None and archive.published_on > today:
+        out.append(Problem(ARCHIVE_FILE, None, "$.published_on", f"a date {expected}", archive.published_on))
+    for run, line in zip(runs, lines):
+        late = [(f"$.calls[{k}].timestamp", call.timestamp) for k, call in enumerate(run.calls) if call.timestamp > now]
+        late += [(f"$.superseded[{k}].timestamp", a.timestamp) for k, a in enumerate(run.superseded) if a.timestamp > now]
+        if late:  # the first: the calls are in order
+            out.append(Problem(RUNS_FILE, line, late[0][0], f"a time on or before {now}, the build's time", late[0][1]))
+
+
+def _check_release(c: CohortFile, runs: list[Run], out: list[Problem]) -> None:
+    """Protocol section 3: a system generates only on a release that passed its frozen gates,
+    frozen before its first run."""
+    for i, e in enumerate(c.entrants):
+        if e.release is None:
+            continue
+        for g, gate in enumerate(e.release.gates):
+            if gate.min > gate.max:
+                out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.gates[{g}].max", f"at least min ({gate.min:g})", short_repr(gate.max)))
+            elif not gate.min <= gate.value <= gate.max:
+                out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.gates[{g}].value",
+                                   f"a value from {gate.min:g} to {gate.max:g}: the release must pass every gate before it generates (protocol section 3)",
+                                   short_repr(gate.value)))
+        first = min((call.timestamp for r in runs if r.entrant == e.id for call in r.calls), default=None)
+        if first is not None and first[:10] < e.release.frozen_on:
+            out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.frozen_on", f"a date on or before {first[:10]}, when {e.id}'s first run began",
+                               e.release.frozen_on))
+
+
+def _check_rerun(run: Run, line: int, amendment_ids: set[str] | None, out: list[Problem]) -> None:
+    """Protocol section 2: a run is rerun at most once, only after an infrastructure failure
+    before any content, under identical parameters, and after the attempt it replaces."""
+    f = RUNS_FILE
+    if len(run.superseded) > 1:
+        out.append(Problem(f, line, "$.superseded", "at most one superseded attempt (a run is rerun once, protocol section 2)",
+                           f"{len(run.superseded)} attempts"))
+    first = run.calls[0]
+    for k, a in enumerate(run.superseded):
+        where = f"$.superseded[{k}]"
+        if a.words != 0:
+            out.append(Problem(f, line, f"{where}.words", "0: a rerun is allowed only after a failure before any content (protocol section 2)",
+                               short_repr(a.words)))
+        if a.params != first.params:
+            out.append(Problem(f, line, f"{where}.params", f"the rerun's parameters, {short_repr(first.params)} (identical parameters, protocol section 2)",
+                               short_repr(a.params)))
+        if a.timestamp >= first.timestamp:
+            out.append(Problem(f, line, f"{where}.timestamp", f"a time before the rerun's first call ({first.timestamp})", a.timestamp))
+        if a.documented_by is not None and amendment_ids is not None and a.documented_by not in amendment_ids:
+            out.append(Problem(f, line, f"{where}.documented_by", f"an entry of the amendment log ({', '.join(sorted(amendment_ids))})",
+                               short_repr(a.documented_by)))
+
+
 def _check_membership(run: Run, line: int, cohort, entrant, c: CohortFile, out: list[Problem]) -> None:
-    """Protocol section 6: a run stands in its entrant's cohort, was generated after the freeze
+    """Protocol section 2: a run records the brief it was given and (a model's) the frozen
+    template, by hash. Section 6: a run stands in its entrant's cohort, was generated after the freeze
     and on or before the day its cohort landed (a later run is a new dated cohort, never a
     silent addition to an older one), and was scored on its cohort's instrument."""
     f = RUNS_FILE
+    brief = next((b for b in c.briefs if b.id == run.brief), None)
+    if brief is not None and run.brief_sha256 != brief.sha256:
+        out.append(Problem(f, line, "$.brief_sha256", f"{brief.sha256}, the hash of brief {brief.code} in {COHORT_FILE} (protocol section 2: "
+                           "briefs verbatim, hashed into every manifest)", run.brief_sha256))
+    if entrant is not None and entrant.kind == "model" and run.template_sha256 != c.template_sha256:
+        out.append(Problem(f, line, "$.template_sha256", f"{c.template_sha256}, the frozen generation template's hash in {COHORT_FILE} "
+                           "(protocol section 2: one byte-identical harness for every model)", run.template_sha256))
     if entrant is not None and run.cohort != entrant.cohort:
         out.append(Problem(f, line, "$.cohort", f"{entrant.cohort!r}, the cohort {entrant.id} joined with ({COHORT_FILE})", short_repr(run.cohort)))
     if run.instrument != cohort.instrument:
