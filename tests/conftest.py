@@ -586,11 +586,13 @@ def read_jsonl(root: Path, rel: str) -> list[tuple[int, dict]]:
 
 
 def set_words(rec: dict, words: int) -> None:
-    """Set a run's words and spread its calls' offsets so they add up to them (contiguous)."""
-    k = len(rec["calls"])
-    bounds = [round(words * i / k) for i in range(k + 1)]
-    for i, call in enumerate(rec["calls"]):
-        call["words_from"], call["words_to"] = bounds[i], bounds[i + 1]
+    """Set a run's words and spread its calls' offsets so they add up to them (contiguous), and
+    its engagement timeline's segments likewise (the timeline covers the text)."""
+    for parts in (rec["calls"], rec.get("scoring", {}).get("engagement", [])):
+        k = len(parts)
+        bounds = [round(words * i / k) for i in range(k + 1)]
+        for i, part in enumerate(parts):
+            part["words_from"], part["words_to"] = bounds[i], bounds[i + 1]
     rec["words"] = words
 
 

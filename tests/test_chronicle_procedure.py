@@ -555,7 +555,7 @@ def test_the_full_distribution_is_sorted_and_the_two_corpora_are_never_pooled(bu
 def test_an_entry_a_cohort_or_a_call_dated_after_the_build_is_refused_warm_as_cold(chron, monkeypatch):
     """A 2031 date used to be accepted and to date the feed. The build's date is SOURCE_DATE_EPOCH
     (or today); a result cached before the clock was set back is not used to skip the check."""
-    from test_chronicle import AMEND_DIR, set_front
+    from test_chronicle import AMEND_DIR
 
     from sitegen.build import build
     from sitegen.config import load_config
@@ -577,8 +577,9 @@ def test_an_entry_a_cohort_or_a_call_dated_after_the_build_is_refused_warm_as_co
     late = [i + 1 for i, r in enumerate(runs) if r["calls"][0]["timestamp"] > "2026-09-19T00:00:00Z"]
     assert late and {p.line for p in warm if p.file == RUNS_REL} == set(late)
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    set_front(chron / AMEND_DIR / "A6.md", "date", "2031-01-01")
-    found = [p for p in problems(chron) if p.file == f"{AMEND_DIR}/A6.md"]
+    (chron / AMEND_DIR / "A7.md").write_text("---\nid: A7\nkind: amendment\ntitle: \"Later\"\ndate: 2031-01-01\ntiming: post-scoring\n"
+                                             "directed_by: owner\nscope: reporting\n---\n\nA change from the future.\n", encoding="utf-8")
+    found = [p for p in problems(chron) if p.file == f"{AMEND_DIR}/A7.md"]
     assert [(p.path, p.found) for p in found] == [("date", "2031-01-01")] and "the build's date" in found[0].expected
 
 
@@ -593,3 +594,110 @@ def test_a_back_dated_entry_is_refused(chron):
     [p] = problems(chron)
     assert (p.file, p.path, p.found) == (f"{AMEND_DIR}/A8.md", "date", "2026-08-25")
     assert p.expected.startswith("a date on or after 2026-09-05, the date of A7")
+
+
+# --------------------------------------------------------------------------- an append-only record
+
+
+def test_a_published_entry_or_the_archive_cannot_change_or_vanish_without_a_recorded_correction(chron):
+    from test_chronicle import AMEND_DIR
+
+    freeze = read_json(chron, FREEZE_REL)
+    kinds = sorted({(i["kind"], i["id"]) for i in freeze["items"]} - {("protocol", "protocol-v1.1")})
+    entries = sorted(p.stem for p in (chron / AMEND_DIR).glob("*.md"))
+    assert kinds == sorted([("archive", "archive-v1.0")] + [("log-entry", f"entry-{e.lower()}") for e in entries])
+    # rewrite A2's figures, delete the newest entry, move a v1.0 score
+    a2 = chron / AMEND_DIR / "A2.md"
+    a2.write_text(a2.read_text(encoding="utf-8").replace("$250", "$275"), encoding="utf-8")
+    (chron / AMEND_DIR / "R1.md").unlink()
+    archive_path = chron / "data/chronicle/archive-v1.0.json"
+    archive = read_json(chron, "data/chronicle/archive-v1.0.json")
+    archive["rows"][0]["sagascore"] = round(archive["rows"][0]["sagascore"] - 3, 2)
+    write_json(chron, "data/chronicle/archive-v1.0.json", archive)
+    got = {(p.file, p.found.split(" ")[0]) for p in problems(chron)}
+    assert (f"{AMEND_DIR}/A2.md", "fingerprint") in got
+    assert (f"{AMEND_DIR}/R1.md", "no") in got
+    assert ("data/chronicle/archive-v1.0.json", "fingerprint") in got
+
+
+def test_a_correction_is_a_new_version_whose_note_names_the_later_entry_that_records_it(chron):
+    from test_chronicle import AMEND_DIR
+
+    from sitegen.fingerprint import text_fingerprint as fp
+
+    a2 = chron / AMEND_DIR / "A2.md"
+    a2.write_text(a2.read_text(encoding="utf-8").replace("$250", "$275"), encoding="utf-8")
+    freeze = read_json(chron, FREEZE_REL)
+    i = next(k for k, item in enumerate(freeze["items"]) if item["id"] == "entry-a2")
+    freeze["items"][i]["history"].append({"version": "2", "fingerprint": fp(a2.read_bytes()), "frozen_at": "2026-09-03T10:00:00Z",
+                                          "note": "A typo in the guard; see the log."})
+    write_json(chron, FREEZE_REL, freeze)
+    [p] = problems(chron)  # the note names no later entry
+    assert (p.file, p.path) == (FREEZE_REL, f"$.items[{i}].history[1].note")
+    freeze["items"][i]["history"][-1]["note"] = "Corrected by C1: the guard was $275."
+    write_json(chron, FREEZE_REL, freeze)
+    out = build_site(chron)
+    text = page_text(out / "chronicle/protocol/index.html")
+    assert "(corrected: Corrected by C1: the guard was $275.)" in text
+
+
+def test_a_new_entry_is_published_as_not_yet_recorded(chron):
+    from test_chronicle import AMEND_DIR
+
+    (chron / AMEND_DIR / "A7.md").write_text("---\nid: A7\nkind: amendment\ntitle: \"Late\"\ndate: 2026-09-05\ntiming: post-scoring\n"
+                                             "directed_by: owner\nscope: reporting\n---\n\nA later change.\n", encoding="utf-8")
+    out = build_site(chron)
+    text = page_text(out / "chronicle/protocol/index.html")
+    assert "Not yet recorded, and so still open to edits: A7." in text
+    assert "reporting · amendment · not yet recorded" in text
+
+
+# --------------------------------------------------------------------------- section 3a: the rest of the score file
+
+
+def test_the_score_files_deterministic_layer_timeline_whole_book_and_cost_are_published(built_site):
+    from test_chronicle import ref_capped, weights_by_profile
+    import statistics
+
+    cohort = read_json(built_site.root, COHORT_REL)
+    weights = weights_by_profile(cohort)
+    runs = runs_of(built_site.root)
+    with (built_site.out / "chronicle/scoring.csv").open(encoding="utf-8", newline="") as f:
+        scoring = {r["run"]: r for r in csv.DictReader(f)}
+    with (built_site.out / "chronicle/engagement.csv").open(encoding="utf-8", newline="") as f:
+        segments = list(csv.DictReader(f))
+    assert len(segments) == sum(len(r["scoring"]["engagement"]) for r in runs)
+    for r in runs:
+        s = r["scoring"]
+        whole = statistics.median(ref_capped(j, weights) for j in s["whole_book"])
+        row = scoring[r["id"]]
+        assert abs(float(row["whole_book_composite"]) - whole) < 1e-9
+        assert (float(row["sentence_cv"]), float(row["ai_tells_per_kw"]), float(row["scoring_cost_usd"])) == \
+            (s["deterministic"]["sentence_cv"], s["deterministic"]["ai_tells_per_kw"], s["cost_usd"])
+        assert s["engagement"][0]["words_from"] == 0 and s["engagement"][-1]["words_to"] == r["words"]
+    r = runs[5]
+    page = page_text(built_site.out / f"chronicle/runs/{r['id']}/index.html")
+    from decimal import ROUND_HALF_UP, Decimal
+
+    shown = Decimal(repr(statistics.median(ref_capped(j, weights) for j in r["scoring"]["whole_book"]))).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    assert f"Whole-book composite {shown}: the median of three" in page  # the site's rounding: half up, from the decimal digits
+    assert f"Top issues {', '.join(r['scoring']['issues'])}" in page
+    assert f"Engagement timeline: {len(r['scoring']['engagement'])} segments" in page
+
+
+@pytest.mark.parametrize("fault,path", [
+    (lambda s, r: s["engagement"][2].__setitem__("words_from", s["engagement"][2]["words_from"] + 1), "$.scoring.engagement[2].words_from"),
+    (lambda s, r: s["engagement"][-1].__setitem__("words_to", r["words"] - 1), f"$.scoring.engagement[LAST].words_to"),
+    (lambda s, r: s["engagement"][0]["tags"].append("cliffhanger"), "$.scoring.engagement[0].tags[LASTTAG]"),
+    (lambda s, r: s["issues"].__setitem__(0, "too-long"), "$.scoring.issues[0]"),
+    (lambda s, r: s["whole_book"][0].__setitem__("profile", "literary_v2" if s["whole_book"][0]["profile"] != "literary_v2" else "scifi_v2"),
+     "$.scoring.whole_book[0].profile"),
+])
+def test_a_timeline_off_the_text_or_outside_the_vocabulary_is_refused(chron, fault, path):
+    runs = runs_of(chron)
+    s = runs[0]["scoring"]
+    fault(s, runs[0])
+    write_runs(chron, runs)
+    path = path.replace("LASTTAG", str(len(s["engagement"][0]["tags"]) - 1)).replace("LAST", str(len(s["engagement"]) - 1))
+    got = [(p.line, p.path) for p in problems(chron)]
+    assert (1, path) in got, got

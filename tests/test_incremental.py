@@ -26,7 +26,11 @@ from sitegen.families import FAMILIES
 from conftest import (COMMAND_SECONDS, STARTUP_SECONDS, copy_site, enable_only, find_cell_line, hash_tree, override_template, rewrite_cell_line,
                       two_standard_scores)
 
-AMENDMENT = "content/chronicle/amendments/A6.md"
+# An entry of the log not yet recorded in the freeze record (a published one cannot change
+# without a recorded correction): the edits here are a maintainer's work on a new entry.
+AMENDMENT = "content/chronicle/amendments/A7.md"
+NEW_ENTRY = ("---\nid: A7\nkind: amendment\ntitle: \"A new entry\"\ndate: 2026-09-05\ntiming: post-scoring\ndirected_by: owner\n"
+             "scope: reporting\n---\n\nThe text of a new entry.\n")
 
 
 def tree(out: Path) -> dict[str, tuple[str, int]]:
@@ -53,6 +57,7 @@ def assert_same_as_cold(root: Path, out: Path, tmp: Path) -> None:
 
 def _built_once(base: Path, built_site, fids: list[str]) -> tuple[Path, Path]:
     root = enable_only(copy_site(base / "site", cache_from=built_site.root), fids)
+    (root / AMENDMENT).write_text(NEW_ENTRY, encoding="utf-8")
     build(load_config(root), base / "out")
     return root, base / "out"
 

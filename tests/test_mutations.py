@@ -119,9 +119,7 @@ ALLOWED: list[Allowed] = [
     Allowed(C + "sweep.json", ("$.tasks[*].show",), ("drop-key",),
             "show is optional and null for the first task (its domain is not show-conditioned)"),
     # ---- chronicle
-    Allowed(H + "archive-v1.0.json", ("$.note",), PROSE, "the archive note is prose"),
-    Allowed(H + "archive-v1.0.json", ("$.rows[*].runs",), ("out-of-range",),
-            "an archived row is published as it was; its run count is only required to be positive"),
+    # (archive-v1.0.json: no mutant is valid input, as the archive is recorded in the freeze record)
     Allowed(H + "cohort.json", ("$.boards[*].description", "$.cohorts[*].changelog", "$.exhibit.description"), PROSE,
             "descriptions and the changelog are prose"),
     Allowed(H + "cohort.json", ("$.entrants[*].status",), ("drop-key",), "status defaults to active, which the first entrant is"),
@@ -145,6 +143,9 @@ ALLOWED: list[Allowed] = [
     Allowed(H + "runs.jsonl", ("$.calls[*].message", "$.superseded[*].message"), PROSE,
             "an error or a refusal is published as the provider returned it (escaped)"),
     Allowed(H + "runs.jsonl", ("$.superseded",), ("drop-key", "empty-list"), "a run that was never rerun has no superseded attempt"),
+    Allowed(H + "runs.jsonl", ("$.scoring.engagement[*].tags",), ("empty-list",), "a segment of the timeline may carry no tag"),
+    Allowed(H + "runs.jsonl", ("$.scoring.whole_book[*].cap",), ("drop-key",), "no cap is recorded on the whole-book runs: null or absent alike"),
+    Allowed(H + "runs.jsonl", ("$.scoring.whole_book[*].composite",), OPTIONAL_DROPPED, "stated composites are optional: the site recomputes them"),
     Allowed(H + "runs.jsonl", ("$.superseded[*].documented_by",), OPTIONAL_DROPPED,
             "the recorded failure is the documentation; naming the amendment that also records it is optional"),
     # ---- nextchapter

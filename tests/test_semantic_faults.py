@@ -179,9 +179,11 @@ def test_an_amendment_reusing_an_id_is_rejected_naming_both_files(site_copy):
 
 
 def test_an_amendment_dated_before_the_protocols_freeze_is_rejected(site_copy):
-    set_front(site_copy / AMEND_DIR / "A2.md", "date", "2026-08-20")
+    # a new entry (a published one cannot change at all: tests/test_chronicle_procedure.py)
+    (site_copy / AMEND_DIR / "A7.md").write_text("---\nid: A7\nkind: amendment\ntitle: \"Early\"\ndate: 2026-08-20\ntiming: mid-generation\n"
+                                                 "directed_by: owner\nscope: reporting\n---\n\nText.\n", encoding="utf-8")
     p = only(problems_of(site_copy))
-    assert str(p) == f"{AMEND_DIR}/A2.md:1 date: expected a date on or after the protocol's freeze (2026-08-21); found 2026-08-20"
+    assert str(p) == f"{AMEND_DIR}/A7.md:1 date: expected a date on or after the protocol's freeze (2026-08-21); found 2026-08-20"
 
 
 # --------------------------------------------------------------------------- 8. frozen documents

@@ -357,17 +357,18 @@ def test_untrusted_titles_stay_escaped_in_the_feed_and_the_downloads_page(cached
     text, n = re.subn(r'(?m)^title = .*$', f"title = {json.dumps(evil)}", cfg.read_text(encoding="utf-8"), count=1)
     assert n == 1
     cfg.write_text(text, encoding="utf-8")
-    amendment = cached_site_copy / "content/chronicle/amendments/C1.md"
-    amendment.write_text(re.sub(r"(?m)^title: .*$", f"title: {evil}", amendment.read_text(encoding="utf-8"), count=1),
-                         encoding="utf-8")
+    # a new entry of the log (a published one is recorded and cannot change)
+    (cached_site_copy / "content/chronicle/amendments/C2.md").write_text(
+        f"---\nid: C2\nkind: clarification\ntitle: {evil}\ndate: 2026-09-02\ntiming: post-scoring\ndirected_by: owner\n"
+        "scope: reporting\n---\n\nA clarification.\n", encoding="utf-8")
     out = tmp_path / "out"
     build(load_config(cached_site_copy), out)
 
     feed = parse_feed(out / "feed.xml")
     assert feed.findtext(f"{ATOM}title") == f"Updates · {evil}"
     titles = [e.findtext(f"{ATOM}title") for e in feed.findall(f"{ATOM}entry")]
-    assert f"ChronicleBench: C1: {evil}" in titles
+    assert f"ChronicleBench: C2: {evil}" in titles
     own = parse_feed(out / "chronicle/feed.xml")
-    assert f"C1: {evil}" in [e.findtext(f"{ATOM}title") for e in own.findall(f"{ATOM}entry")]
+    assert f"C2: {evil}" in [e.findtext(f"{ATOM}title") for e in own.findall(f"{ATOM}entry")]
     page = (out / "downloads/index.html").read_text(encoding="utf-8")
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

@@ -224,13 +224,13 @@ def refreeze(root: Path) -> None:
     a rubric's or a prompt's version is bumped in the sweep and the freeze record, the task set's
     and a Show Bible's fingerprint get a new history entry whose version the sweep then records,
     the protocol's a new history entry, a reference chapter its new SHA-256."""
-    def bump(freeze: dict, kind: str, item_id: str, fingerprint: str, version: str | None = None) -> str:
+    def bump(freeze: dict, kind: str, item_id: str, fingerprint: str, version: str | None = None, note: str = "") -> str:
         item = next(i for i in freeze["items"] if i["kind"] == kind and i["id"] == item_id)
         last = item["history"][-1]
         if last["fingerprint"] == fingerprint:
             return last["version"]
         version = version or last["version"] + "-xss"
-        item["history"].append({"version": version, "fingerprint": fingerprint, "frozen_at": LATER, "note": ""})
+        item["history"].append({"version": version, "fingerprint": fingerprint, "frozen_at": LATER, "note": note})
         return version
 
     sweep = read_json(root, SWEEP_REL)
@@ -255,6 +255,14 @@ def refreeze(root: Path) -> None:
 
     chron = read_json(root, CHRONICLE_FREEZE)
     bump(chron, "protocol", "protocol-v1.1", ref_text_fingerprint((root / "content/chronicle/protocol.md").read_bytes()))
+    # the published log entries and the v1.0 archive: a correction each, recorded by the newest entry
+    for item in chron["items"]:
+        if item["kind"] == "log-entry":
+            eid = item["id"].removeprefix("entry-").upper()
+            bump(chron, "log-entry", item["id"], ref_text_fingerprint((root / f"content/chronicle/amendments/{eid}.md").read_bytes()),
+                 note="Corrected as the newest entry, R1, records.")
+        elif item["kind"] == "archive":
+            bump(chron, "archive", item["id"], ref_text_fingerprint((root / "data/chronicle/archive-v1.0.json").read_bytes()))
     write_json(root, CHRONICLE_FREEZE, chron)
 
     path = root / ITEMS_REL

@@ -59,6 +59,7 @@ class RunResult:
     windows: dict[str, float]
     cost: float
     judges: dict[str, tuple[JudgeComposite, ...]]  # window -> its judge runs, in the recorded order
+    whole_book: float  # the median of the whole-book judge runs: a diagnostic, never part of the score
 
     @property
     def binding_caps(self) -> int:
@@ -179,8 +180,9 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
         wins = {w.window: window_composite(w, weights) for w in r.windows}
         judges = {w.window: tuple(JudgeComposite(weighted_composite(j, weights(j.profile)), capped_composite(j, weights(j.profile)), j.cap)
                                   for j in w.runs) for w in r.windows}
+        whole = float(statistics.median(capped_composite(j, weights(j.profile)) for j in r.scoring.whole_book))
         runs.append(RunResult(r, book_score(r.windows, weights) if r.windows else None, lo <= r.words <= hi, wins,
-                              dollars(call.cost_usd for call in r.calls), judges))
+                              dollars(call.cost_usd for call in r.calls), judges, whole))
     refs = [(ref, book_score(ref.windows, weights)) for ref in inp.references]
     v11 = [(ref, s) for ref, s in refs if ref.corpus == V11]
     band_values = np.array([s for _, s in v11])

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import statistics
 import unicodedata
 from datetime import datetime, timedelta, timezone
@@ -54,6 +55,7 @@ from pathlib import Path
 import numpy as np
 
 from sitegen.families.demo_files import write_json, write_jsonl
+from sitegen.families.chronicle.validate import entry_item_id
 from sitegen.families.chronicle.models import (
     DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run,
 )
@@ -66,6 +68,7 @@ REFERENCE_FILE = f"{DATA_DIR}/reference.jsonl"
 ARCHIVE_FILE = f"{DATA_DIR}/archive-v1.0.json"
 FREEZE_FILE = f"{DATA_DIR}/freeze.json"
 PROTOCOL_FILE = "content/chronicle/protocol.md"  # hand-written; fingerprinted, never written
+AMENDMENTS_DIR = "content/chronicle/amendments"  # hand-written; each entry fingerprinted, never written
 ALL_FILES = (COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE)
 
 DEMO_SEED = 20260821
@@ -247,6 +250,42 @@ def _windows(rng, level: float, profile: str, dim_profile: dict[str, float], wor
     return out, statistics.mean(x["composite"] for x in out)
 
 
+# The instrument's controlled vocabularies (section 3a): timeline tags and the diagnosis taxonomy.
+TAGS = ("strong-hook", "tension-spike", "filler-scene", "pacing-sag", "strong-close", "reveal", "quiet-interlude")
+ISSUES = ("pacing-sag-middle", "flat-secondary-cast", "repetitive-phrasing", "unresolved-thread", "exposition-dump",
+          "tonal-drift", "rushed-ending", "thin-stakes")
+
+
+def _add_scoring(rng, run: dict) -> None:
+    """The rest of the run's score file: the deterministic layer, the engagement timeline and its
+    top issues, the whole-book composite (a diagnostic) and the scoring cost. Synthetic."""
+    words = run["words"]
+    level = statistics.mean(w["composite"] for w in run["windows"]) / 10
+    profile = run["windows"][0]["runs"][0]["profile"]
+    n = int(rng.integers(8, 13))
+    cuts = sorted(int(c) for c in rng.choice(np.arange(1, words), n - 1, replace=False)) if words > n else list(range(1, n))
+    bounds = [0, *cuts, words]
+    segments = []
+    for s in range(n):
+        score = int(np.clip(round(level + rng.normal(0, 1.1)), 1, 10))
+        tags = sorted(set(str(t) for t in rng.choice(TAGS, int(rng.integers(0, 3)), replace=False)))
+        if s == 0 and score >= 7:
+            tags = sorted(set(tags) | {"strong-hook"})
+        segments.append({"words_from": bounds[s], "words_to": bounds[s + 1], "score": score, "tags": tags})
+    issues = sorted(str(t) for t in rng.choice(ISSUES, int(rng.integers(3, 6)), replace=False))
+    whole = []
+    for _ in range(3):
+        dims = {d: int(np.clip(round(level + rng.normal(0, 0.7)), 1, 10)) for d in DIMENSIONS}
+        whole.append({"profile": profile, "dimensions": dims, "cap": None, "composite": composite(profile, dims, None)})
+    run["scoring"] = {
+        "deterministic": {"sentence_cv": round(float(np.clip(rng.normal(0.55, 0.08), 0.2, 1.2)), 3),
+                          "type_token_ratio": round(float(np.clip(rng.normal(0.42, 0.03), 0.25, 0.6)), 3),
+                          "ai_tells_per_kw": round(float(max(0.0, rng.normal(2.6 - 0.25 * (level - 6), 0.5))), 2)},
+        "engagement": segments, "issues": issues, "whole_book": whole,
+        "cost_usd": round(0.35 + words / 1000 * 0.018 + float(rng.uniform(0, 0.2)), 4),
+    }
+
+
 # ---------------------------------------------------------------- runs
 
 
@@ -406,6 +445,7 @@ def _cohort_document() -> dict:
         "replicates": REPLICATES,
         "temperature": TEMPERATURE,
         "windows": list(WINDOWS),
+        "vocabulary": {"tags": list(TAGS), "issues": list(ISSUES)},
         "instrument": {"id": INSTRUMENT_ID, "judge": "Claude Sonnet 4.6", "judge_slug": "anthropic/claude-sonnet-4.6",
                        "temperature": 0.0, "runs": 3},
         "profiles": [{"id": p, "weights": dict(w)} for p, w in WEIGHTS.items()],
@@ -491,7 +531,22 @@ REWORDED = (
 REFROZEN_AT = "2026-09-02T09:00:00Z"
 
 
-def _freeze_document(protocol: bytes) -> dict:
+def _entry_records(root: Path) -> list[dict]:
+    """A freeze record item for each entry of the hand-written amendment log, recorded on the
+    day it was published (its date), and for the v1.0 archive, recorded at the freeze: what
+    the site published can then not change without a recorded correction (validate.py)."""
+    items = []
+    for path in sorted((root / AMENDMENTS_DIR).glob("*.md"), key=lambda p: (p.stem[0], int(p.stem[1:]))):
+        date = re.search(r"(?m)^date: (\S+)$", path.read_text(encoding="utf-8")).group(1)
+        items.append({"kind": "log-entry", "id": entry_item_id(path.stem), "path": f"{AMENDMENTS_DIR}/{path.name}",
+                      "history": [{"version": "1", "fingerprint": text_fingerprint(path.read_bytes()), "frozen_at": f"{date}T18:00:00Z", "note": ""}]})
+    archive = (root / ARCHIVE_FILE).read_bytes()
+    items.append({"kind": "archive", "id": "archive-v1.0",
+                  "history": [{"version": "1", "fingerprint": text_fingerprint(archive), "frozen_at": FROZEN_AT, "note": ""}]})
+    return items
+
+
+def _freeze_document(protocol: bytes, root: Path) -> dict:
     text = protocol.decode("utf-8")
     for old, new in REWORDED:
         if new not in text:
@@ -501,7 +556,7 @@ def _freeze_document(protocol: bytes) -> dict:
                {"version": "v1.1.1", "fingerprint": text_fingerprint(protocol), "frozen_at": REFROZEN_AT,
                 "note": "Wording only: /protocol-v1.1.html is a redirect to this page, not a mirror of it. No rule, threshold or date changed."}]
     return {"schema": "chronicle.freeze/1", "frozen_at": FROZEN_AT,
-            "items": [{"kind": "protocol", "id": "protocol-v1.1", "path": PROTOCOL_FILE, "history": history}]}
+            "items": [{"kind": "protocol", "id": "protocol-v1.1", "path": PROTOCOL_FILE, "history": history}, *_entry_records(root)]}
 
 
 # ---------------------------------------------------------------- entry points
@@ -522,6 +577,8 @@ def generate(root: Path) -> None:
     profiles, offsets, outcomes = _design()
     runs = [r for i, spec in enumerate(ENTRANTS) for r in _entrant_runs(i, spec, profiles[spec[0]], offsets[spec[0]], outcomes)]
     runs.sort(key=lambda r: r["id"])
+    for k, r in enumerate(runs):  # after the runs: a stream of its own, so nothing drawn before moves
+        _add_scoring(_rng(8, k), r)
     reference = _reference_lines()
     archive = _archive_document()
     for r in runs:
@@ -534,7 +591,7 @@ def generate(root: Path) -> None:
     write_jsonl(root / RUNS_FILE, runs)
     write_jsonl(root / REFERENCE_FILE, reference)
     write_json(root / ARCHIVE_FILE, archive)
-    write_json(root / FREEZE_FILE, _freeze_document(protocol))
+    write_json(root / FREEZE_FILE, _freeze_document(protocol, root))
 
 
 def main(argv: list[str] | None = None) -> None:

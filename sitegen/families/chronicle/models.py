@@ -163,6 +163,14 @@ class Board(Strict):
     description: Text
 
 
+class Vocabulary(Strict):
+    """The instrument's controlled vocabularies (protocol section 3a): the tags of the engagement
+    timeline and the diagnosis taxonomy its top issues come from."""
+
+    tags: list[Slug] = Field(min_length=1)
+    issues: list[Slug] = Field(min_length=1)
+
+
 class Cohort(Strict):
     """A dated entry of the cohort changelog: the day it landed on the site, the instrument its
     runs were scored on. Listed oldest first; every run of a cohort was generated on or before
@@ -202,6 +210,7 @@ class CohortFile(Strict):
     template_sha256: Sha256
     windows: list[Window]
     instrument: Instrument
+    vocabulary: Vocabulary
     profiles: list[WeightProfile] = Field(min_length=1)
     briefs: list[Brief] = Field(min_length=1)
     entrants: list[Entrant] = Field(min_length=1)
@@ -278,6 +287,36 @@ class SupersededAttempt(Strict):
     documented_by: AmendmentId | None = None  # the amendment that records the incident, if one does
 
 
+class Deterministic(Strict):
+    """The instrument's deterministic layer on the whole manuscript (code, no model)."""
+
+    sentence_cv: float = Field(ge=0, le=10)  # sentence-length variability
+    type_token_ratio: float = Field(gt=0, le=1)  # lexical diversity
+    ai_tells_per_kw: float = Field(ge=0, le=1000)  # AI-tell phrases per 1,000 words
+
+
+class Segment(Strict):
+    """One window of the engagement timeline: its words, a 1-10 score, tags from the vocabulary."""
+
+    words_from: int = Field(ge=0)
+    words_to: int = Field(ge=0)
+    score: int = Field(ge=1, le=10)
+    tags: list[Slug]
+
+
+class Scoring(Strict):
+    """What the score file records beside the window scores (protocol section 3a): the
+    deterministic layer, the engagement timeline (8 to 12 segments covering the text) with its
+    3 to 5 top issues, the whole-book composite kept as a diagnostic (three judge runs, like a
+    window, never part of the score), and what the scoring cost."""
+
+    deterministic: Deterministic
+    engagement: list[Segment] = Field(min_length=8, max_length=12)
+    issues: list[Slug] = Field(min_length=3, max_length=5)
+    whole_book: list[JudgeRun] = Field(min_length=JUDGE_RUNS, max_length=JUDGE_RUNS)
+    cost_usd: float = Field(ge=0, le=MAX_CALL_COST_USD)
+
+
 class Run(Strict):
     model_config = ConfigDict(json_schema_extra=_sagascore_in_schema)
 
@@ -298,6 +337,7 @@ class Run(Strict):
     brief_sha256: Sha256  # the brief it was given
     instrument: Name  # the OBR system-prompt hash its windows were scored with (section 3a)
     windows: list[WindowScore]
+    scoring: Scoring
     score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
 
 

@@ -18,7 +18,8 @@ from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.sentences import SENTENCES
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, COHORT_FILE, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, latest_date,
+    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, entry_item_id,
+    latest_date,
 )
 
 
@@ -109,6 +110,15 @@ def outputs(res: ChronicleResults) -> Outputs:
           [(rr.run.id, rr.run.entrant, rr.run.arm, rr.run.brief, rr.run.replicate, rr.run.cohort, rr.run.words, rr.eligible, rr.score,
             *[rr.windows.get(w) for w in c.windows], rr.cost, len(rr.run.calls), rr.run.manuscript_sha256,
             rr.run.template_sha256, rr.run.brief_sha256, rr.run.instrument) for rr in res.runs], "runs")
+    table("scoring", SENTENCES.table_scoring(),
+          ["run", "entrant", "score", "windows", "whole_book_composite", "sentence_cv", "type_token_ratio", "ai_tells_per_kw", "issues", "scoring_cost_usd"],
+          [(rr.run.id, rr.run.entrant, rr.score, len(rr.windows), rr.whole_book, rr.run.scoring.deterministic.sentence_cv,
+            rr.run.scoring.deterministic.type_token_ratio, rr.run.scoring.deterministic.ai_tells_per_kw, "; ".join(rr.run.scoring.issues),
+            rr.run.scoring.cost_usd) for rr in res.runs], "runs")
+    table("engagement", SENTENCES.table_engagement(),
+          ["run", "entrant", "segment", "words_from", "words_to", "score", "tags"],
+          [(rr.run.id, rr.run.entrant, k, seg.words_from, seg.words_to, seg.score, "; ".join(seg.tags))
+           for rr in res.runs for k, seg in enumerate(rr.run.scoring.engagement, start=1)], "runs")
     table("reruns", SENTENCES.table_reruns(),
           ["run", "entrant", "failure", "message", "request_id", "timestamp", "words", "params", "documented_by", "rerun_first_call"],
           [(rr.run.id, rr.run.entrant, a.failure, a.message, a.request_id, a.timestamp, a.words, json.dumps(a.params, sort_keys=True), a.documented_by,
@@ -121,7 +131,9 @@ def outputs(res: ChronicleResults) -> Outputs:
           ["entrant", "release", "frozen_on", "gate", "description", "min", "max", "value", "passed"],
           [(e.id, e.release.version, e.release.frozen_on, g.id, g.description, g.min, g.max, g.value, g.min <= g.value <= g.max)
            for e in c.entrants if e.release is not None for g in e.release.gates], "releases", src(COHORT_FILE))
-    for f in inp.frozen:  # the protocol page's version history
+    protocol_frozen = [f for f in inp.frozen if f.kind == "protocol"]
+    recorded = {f.id: f for f in inp.frozen if f.kind in (ENTRY_KIND, ARCHIVE_KIND)}  # what the site published, as recorded
+    for f in protocol_frozen:  # the protocol page's version history
         table("protocol-versions", SENTENCES.table_protocol_versions(), ["document", "version", "frozen_at", "fingerprint", "note", "in_force"],
               [(f.document, v.version, v.frozen_at, v.fingerprint, v.note, k == len(f.history) - 1) for k, v in enumerate(f.history)],
               "protocol", {**src(FREEZE_FILE), PROTOCOL_DOC: inp.protocol.source.sha256})
@@ -179,13 +191,15 @@ def outputs(res: ChronicleResults) -> Outputs:
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
-             {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": inp.frozen}),
+             {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": protocol_frozen,
+              "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded}),
         Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
              {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
               "legacy_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus != V11), key=lambda p: (-p[1], p[0].id))}),
         Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", SENTENCES.page_diagnostics(ident), {**common, "dnf": dnf}),
         Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", SENTENCES.page_cohorts(ident), common),
-        Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", SENTENCES.page_archive(ident), common),
+        Page("chronicle/archive/v1.0/index.html", "chronicle/archive.html", SENTENCES.page_archive(ident),
+             {**common, "archive_record": next((f for f in inp.frozen if f.kind == ARCHIVE_KIND and f.id == ARCHIVE_ID), None)}),
     ]
     for b in res.boards:
         pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", SENTENCES.page_board(b),

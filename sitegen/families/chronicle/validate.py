@@ -59,6 +59,7 @@ class ChronicleInput:
     amendments: list[Entry]  # the amendment log's valid entries, in file order
     frozen: list[freeze_mod.FrozenCheck]
     files: dict[str, SourceFile]
+    unrecorded: list[str]  # entries of the log not yet in the freeze record (still open to edits)
 
 
 def weighted_composite(run, weights: dict[str, float]) -> float:
@@ -159,14 +160,60 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     # the protocol's freeze date, or from cohort.json's when the protocol's front matter is broken.
     frozen_on = protocol_meta.frozen_on if protocol_meta is not None else cohort.protocol_frozen_on if cohort is not None else None
     amendments_mod.check(log, out, (frozen_on, "the protocol's freeze") if frozen_on else None)
-    frozen = []
+    frozen, unrecorded = [], []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
                                     text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
-        frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted, out)
+        record, unrecorded = _published_record(root, log, freeze, archive is not None, out)
+        frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out)
     if len(out) > n_before or None in (cohort, archive, freeze, protocol, protocol_meta):
         return None
-    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, list(log.entries), frozen, files)
+    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded)
+
+
+# What the site has published stays as published: each entry of the amendment log and the v1.0
+# archive is recorded in the freeze record (kind log-entry, id entry-a1, ...; kind archive). An
+# edit needs a new version whose note names the later entry that records the correction; a
+# recorded entry cannot be deleted. An entry not yet recorded is new, and the protocol page says so.
+ENTRY_KIND, ARCHIVE_KIND, ARCHIVE_ID = "log-entry", "archive", "archive-v1.0"
+_ENTRY_ID = re.compile(r"\b([ACR][1-9][0-9]*)\b")
+
+
+def entry_item_id(entry_id: str) -> str:
+    """The freeze record's id of an entry of the log: A2 -> entry-a2."""
+    return f"entry-{entry_id.lower()}"
+
+
+def _published_record(root: Path, log: amendments_mod.Log, freeze, archive_read: bool, out: list[Problem]):
+    """(what the freeze record must match for the log and the archive, the entries it does not
+    hold yet)."""
+    wanted = [freeze_mod.Wanted(ARCHIVE_KIND, ARCHIVE_ID, ARCHIVE_FILE,
+                                text_fingerprint(input_bytes(root, root / ARCHIVE_FILE)) if archive_read else None)]
+    dates = {e: d for _rel, e, d in log.stated if e is not None and d is not None}
+    where = {}  # entry id -> the file that holds it (its name may disagree: that is its own problem)
+    for rel, e, _d in log.stated:
+        if e is not None:
+            where.setdefault(e, rel)
+    recorded = set()
+    for i, item in enumerate(freeze.items):
+        if item.kind != ENTRY_KIND:
+            continue
+        eid = item.id.removeprefix("entry-").upper()
+        recorded.add(eid)
+        rel = where.get(eid) or (f"{log.dir}/{eid}.md" if eid in log.present else None)
+        if rel is None:
+            rel = f"{log.dir}/{eid}.md"
+            out.append(Problem(rel, None, "", f"the entry {eid}, published and recorded in {FREEZE_FILE} $.items[{i}] (a published entry is "
+                               "never deleted: a later entry records a correction)", "no such file"))
+            wanted.append(freeze_mod.Wanted(ENTRY_KIND, item.id, rel, None))
+            continue
+        wanted.append(freeze_mod.Wanted(ENTRY_KIND, item.id, rel, text_fingerprint(input_bytes(root, root / rel))))
+        for k in range(1, len(item.history)):  # each later version is a correction, recorded by a later entry
+            named = [n for n in _ENTRY_ID.findall(item.history[k].note) if n != eid and n in log.present and dates.get(n, "") >= dates.get(eid, "")]
+            if not named:
+                out.append(Problem(FREEZE_FILE, None, f"$.items[{i}].history[{k}].note", f"the id of a later entry of the log that records this "
+                                   f"correction of {eid} (a published entry changes only by a recorded correction)", short_repr(item.history[k].note)))
+    return wanted, sorted(e for e in log.present if e not in recorded and _ENTRY_ID.fullmatch(e))
 
 
 # The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
@@ -315,6 +362,7 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
         brief = briefs.get(run.brief)
         _check_scores(f, line, run.windows, run.score, profiles, expected_windows(run.words, c.windows), brief.profile if brief else None, out,
                       "sagascore" if line in archived else "score")
+        _check_scoring(run, line, c, profiles, brief.profile if brief else None, out)
 
 
 # Slugs that name whatever a provider currently serves, not one model: "Moving latest/alias
@@ -393,6 +441,41 @@ def _check_release(c: CohortFile, runs: list[Run], out: list[Problem]) -> None:
         if first is not None and first[:10] < e.release.frozen_on:
             out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.frozen_on", f"a date on or before {first[:10]}, when {e.id}'s first run began",
                                e.release.frozen_on))
+
+
+def _check_scoring(run: Run, line: int, c: CohortFile, profiles: dict, profile: str | None, out: list[Problem]) -> None:
+    """Section 3a's record beside the scores: an engagement timeline that covers the text from
+    its first word to its last in order, with tags and issues from the instrument's vocabularies,
+    and a whole-book composite judged like a window (under the text's profile, recomputed)."""
+    f, s = RUNS_FILE, run.scoring
+    at = 0
+    for k, seg in enumerate(s.engagement):
+        if seg.words_from != at:
+            out.append(Problem(f, line, f"$.scoring.engagement[{k}].words_from", f"{at}, where the previous segment ended (the timeline covers the text in order)",
+                               short_repr(seg.words_from)))
+        if seg.words_to <= seg.words_from:
+            out.append(Problem(f, line, f"$.scoring.engagement[{k}].words_to", f"more than words_from ({seg.words_from})", short_repr(seg.words_to)))
+        at = seg.words_to
+        for t, tag in enumerate(seg.tags):
+            if tag not in c.vocabulary.tags:
+                out.append(Problem(f, line, f"$.scoring.engagement[{k}].tags[{t}]", f"a tag of the instrument's vocabulary ({', '.join(c.vocabulary.tags)})", short_repr(tag)))
+    if at != run.words:
+        out.append(Problem(f, line, f"$.scoring.engagement[{len(s.engagement) - 1}].words_to", f"{run.words}, the run's last word", short_repr(at)))
+    for i, issue in enumerate(s.issues):
+        if issue not in c.vocabulary.issues:
+            out.append(Problem(f, line, f"$.scoring.issues[{i}]", f"an issue of the diagnosis taxonomy ({', '.join(c.vocabulary.issues)})", short_repr(issue)))
+    for d in duplicates(s.issues):
+        out.append(Problem(f, line, "$.scoring.issues", "each issue once", f"{d!r} more than once"))
+    for k, j in enumerate(s.whole_book):
+        if j.profile not in profiles:
+            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(j.profile)))
+            continue
+        if profile is not None and j.profile != profile:
+            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].profile", f"{profile!r}, the profile this text's genre is scored under", short_repr(j.profile)))
+        got = capped_composite(j, profiles[j.profile])
+        if j.composite is not None and abs(j.composite - got) > STATED_TOLERANCE:
+            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].composite", f"{got:.6f}, recomputed from the eight scores, the weights and the cap",
+                               short_repr(j.composite)))
 
 
 def _check_rerun(run: Run, line: int, amendment_ids: set[str] | None, out: list[Problem]) -> None:
