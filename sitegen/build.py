@@ -102,7 +102,7 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
         # A result whose inputs were dated on or before the build's date when it was cached, but
         # hold a date after today's build date (SOURCE_DATE_EPOCH set back), would skip the check
         # that refuses a future date: it is a miss.
-        if _is_family_entry(entry) and entry["outputs"].summary.get("dated_until", "") <= today:
+        if _is_family_entry(entry) and dated_until({fid: entry["outputs"]}) <= today:
             intake.cached[fid] = entry
             loaded.files.extend(entry["files"])
             continue
@@ -110,6 +110,14 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
         intake.inputs[fid] = families[fid].load(root, loaded, config.limits)
         intake.read[fid] = _declared_reads(families[fid], loaded.files[first:])
     return intake
+
+
+def dated_until(outputs: dict[str, Outputs]) -> str:
+    """The latest date the families' inputs hold, as their summaries give it (YYYY-MM-DD; "" when
+    none does). A summary whose date is not a date string is taken as dated in the future, so
+    that nothing cached from it skips a check."""
+    dates = [o.summary.get("dated_until", "") for o in outputs.values()]
+    return max((d if isinstance(d, str) else "9999-12-31" for d in dates), default="")
 
 
 def _is_family_entry(entry: Any) -> bool:
@@ -571,8 +579,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         saving = time.perf_counter()
         try:
             store_.save()
-            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes,
-                                     max((o.summary.get("dated_until", "") for o in outputs.values()), default=""))
+            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes, dated_until(outputs))
         except Exception as exc:  # noqa: BLE001 - the site is published: a failure here must not say otherwise
             warnings.append(f"published; the build cache could not be saved: {exc}")
         clock[SAVE_STEP] = time.perf_counter() - saving
