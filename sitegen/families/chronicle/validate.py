@@ -94,14 +94,8 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
         out.append(Problem(rel, line, "$.windows", f"the windows {', '.join(expected_windows)} in that order", ", ".join(names) or "none"))
     for wi, w in enumerate(windows):
         for ri, r in enumerate(w.runs):
-            if r.profile not in profiles:
-                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(r.profile)))
+            if not _check_judge_run(rel, line, f"$.windows[{wi}].runs[{ri}]", r, profiles, profile, out):
                 return
-            if profile is not None and r.profile != profile:
-                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].profile", f"{profile!r}, the profile this text's genre is scored under", short_repr(r.profile)))
-            c = capped_composite(r, profiles[r.profile])
-            if r.composite is not None and abs(r.composite - c) > STATED_TOLERANCE:
-                out.append(Problem(rel, line, f"$.windows[{wi}].runs[{ri}].composite", f"{c:.6f}, recomputed from the eight scores, the weights and the cap", short_repr(r.composite)))
         m = window_composite(w, profiles.__getitem__)
         if w.composite is not None and abs(w.composite - m) > STATED_TOLERANCE:
             out.append(Problem(rel, line, f"$.windows[{wi}].composite", f"{m:.6f}, the median of the three runs' capped composites", short_repr(w.composite)))
@@ -109,6 +103,20 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
         s = book_score(windows, profiles.__getitem__)
         if abs(stated - s) > STATED_TOLERANCE:
             out.append(Problem(rel, line, f"$.{stated_key}", f"{s:.6f}, the mean of the window composites", short_repr(stated)))
+
+
+def _check_judge_run(rel: str, line: int, where: str, r, profiles: dict, profile: str | None, out: list[Problem]) -> bool:
+    """One judge run: its profile one of the weight profiles (else False: nothing more can be
+    recomputed) and the one its text's genre maps to, its stated composite recomputed."""
+    if r.profile not in profiles:
+        out.append(Problem(rel, line, f"{where}.profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(r.profile)))
+        return False
+    if profile is not None and r.profile != profile:
+        out.append(Problem(rel, line, f"{where}.profile", f"{profile!r}, the profile this text's genre is scored under", short_repr(r.profile)))
+    c = capped_composite(r, profiles[r.profile])
+    if r.composite is not None and abs(r.composite - c) > STATED_TOLERANCE:
+        out.append(Problem(rel, line, f"{where}.composite", f"{c:.6f}, recomputed from the eight scores, the weights and the cap", short_repr(r.composite)))
+    return True
 
 
 def expected_windows(words: int, windows: list[str]) -> list[str]:
@@ -467,15 +475,7 @@ def _check_scoring(run: Run, line: int, c: CohortFile, profiles: dict, profile: 
     for d in duplicates(s.issues):
         out.append(Problem(f, line, "$.scoring.issues", "each issue once", f"{d!r} more than once"))
     for k, j in enumerate(s.whole_book):
-        if j.profile not in profiles:
-            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].profile", f"one of the weight profiles ({', '.join(profiles)})", short_repr(j.profile)))
-            continue
-        if profile is not None and j.profile != profile:
-            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].profile", f"{profile!r}, the profile this text's genre is scored under", short_repr(j.profile)))
-        got = capped_composite(j, profiles[j.profile])
-        if j.composite is not None and abs(j.composite - got) > STATED_TOLERANCE:
-            out.append(Problem(f, line, f"$.scoring.whole_book[{k}].composite", f"{got:.6f}, recomputed from the eight scores, the weights and the cap",
-                               short_repr(j.composite)))
+        _check_judge_run(f, line, f"$.scoring.whole_book[{k}]", j, profiles, profile, out)
 
 
 def _check_rerun(run: Run, line: int, amendment_ids: set[str] | None, out: list[Problem]) -> None:
