@@ -30,7 +30,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sitegen import stats
-from sitegen.families.chronicle.validate import ChronicleInput, book_score, capped_composite, weighted_composite, window_composite
+from sitegen.families.chronicle.validate import (
+    ChronicleInput, book_score, capped_composite, median_composite, weighted_composite, window_composite,
+)
 
 V11 = "v1.1"
 COST_PLACES = 6  # dollars are recorded to the micro-dollar
@@ -180,7 +182,7 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
         wins = {w.window: window_composite(w, weights) for w in r.windows}
         judges = {w.window: tuple(JudgeComposite(weighted_composite(j, weights(j.profile)), capped_composite(j, weights(j.profile)), j.cap)
                                   for j in w.runs) for w in r.windows}
-        whole = float(statistics.median(capped_composite(j, weights(j.profile)) for j in r.scoring.whole_book))
+        whole = median_composite(r.scoring.whole_book, weights)
         runs.append(RunResult(r, book_score(r.windows, weights) if r.windows else None, lo <= r.words <= hi, wins,
                               dollars(call.cost_usd for call in r.calls), judges, whole))
     refs = [(ref, book_score(ref.windows, weights)) for ref in inp.references]

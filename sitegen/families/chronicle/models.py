@@ -124,6 +124,10 @@ class Gate(Strict):
     max: float
     value: float
 
+    @property
+    def passed(self) -> bool:
+        return self.min <= self.value <= self.max
+
 
 class Release(Strict):
     """The engine release a system entrant generated on (protocol section 3: Chronicle's entry

@@ -129,7 +129,7 @@ def outputs(res: ChronicleResults) -> Outputs:
            for rr in res.runs for k in rr.run.calls if k.finish in ("error", "refusal")], "runs")
     table("releases", SENTENCES.table_releases(),
           ["entrant", "release", "frozen_on", "gate", "description", "min", "max", "value", "passed"],
-          [(e.id, e.release.version, e.release.frozen_on, g.id, g.description, g.min, g.max, g.value, g.min <= g.value <= g.max)
+          [(e.id, e.release.version, e.release.frozen_on, g.id, g.description, g.min, g.max, g.value, g.passed)
            for e in c.entrants if e.release is not None for g in e.release.gates], "releases", src(COHORT_FILE))
     protocol_frozen = [f for f in inp.frozen if f.kind == "protocol"]
     recorded = {f.id: f for f in inp.frozen if f.kind in (ENTRY_KIND, ARCHIVE_KIND)}  # what the site published, as recorded

@@ -75,9 +75,14 @@ def capped_composite(run, weights: dict[str, float]) -> float:
     return min(run.cap.value, composite) if run.cap is not None else composite
 
 
+def median_composite(runs, weights_of) -> float:
+    """The median of judge runs' capped composites: a window's, or the whole book's."""
+    return float(statistics.median(capped_composite(r, weights_of(r.profile)) for r in runs))
+
+
 def window_composite(window: WindowScore, weights_of) -> float:
     """The median of the window's three judge runs' capped composites."""
-    return float(statistics.median(capped_composite(r, weights_of(r.profile)) for r in window.runs))
+    return median_composite(window.runs, weights_of)
 
 
 def book_score(windows: list[WindowScore], weights_of) -> float:
@@ -368,6 +373,8 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
             if run.calls[k].words_from != run.calls[k - 1].words_to:
                 out.append(Problem(f, line, f"$.calls[{k}].words_from", f"{run.calls[k - 1].words_to}, where the previous call ended", short_repr(run.calls[k].words_from)))
         brief = briefs.get(run.brief)
+        if e is not None:
+            _check_harness(run, line, brief, e, c, out)
         _check_scores(f, line, run.windows, run.score, profiles, expected_windows(run.words, c.windows), brief.profile if brief else None, out,
                       "sagascore" if line in archived else "score")
         _check_scoring(run, line, c, profiles, brief.profile if brief else None, out)
@@ -441,7 +448,7 @@ def _check_release(c: CohortFile, runs: list[Run], out: list[Problem]) -> None:
         for g, gate in enumerate(e.release.gates):
             if gate.min > gate.max:
                 out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.gates[{g}].max", f"at least min ({gate.min:g})", short_repr(gate.max)))
-            elif not gate.min <= gate.value <= gate.max:
+            elif not gate.passed:
                 out.append(Problem(COHORT_FILE, None, f"$.entrants[{i}].release.gates[{g}].value",
                                    f"a value from {gate.min:g} to {gate.max:g}: the release must pass every gate before it generates (protocol section 3)",
                                    short_repr(gate.value)))
@@ -478,7 +485,7 @@ def _check_scoring(run: Run, line: int, c: CohortFile, profiles: dict, profile: 
         _check_judge_run(f, line, f"$.scoring.whole_book[{k}]", j, profiles, profile, out)
 
 
-def _check_rerun(run: Run, line: int, amendment_ids: set[str] | None, out: list[Problem]) -> None:
+def _check_rerun(run: Run, line: int, amendment_ids: set[str], out: list[Problem]) -> None:
     """Protocol section 2: a run is rerun at most once, only after an infrastructure failure
     before any content, under identical parameters, and after the attempt it replaces."""
     f = RUNS_FILE
@@ -496,24 +503,27 @@ def _check_rerun(run: Run, line: int, amendment_ids: set[str] | None, out: list[
                                short_repr(a.params)))
         if a.timestamp >= first.timestamp:
             out.append(Problem(f, line, f"{where}.timestamp", f"a time before the rerun's first call ({first.timestamp})", a.timestamp))
-        if a.documented_by is not None and amendment_ids is not None and a.documented_by not in amendment_ids:
+        if a.documented_by is not None and a.documented_by not in amendment_ids:
             out.append(Problem(f, line, f"{where}.documented_by", f"an entry of the amendment log ({', '.join(sorted(amendment_ids))})",
                                short_repr(a.documented_by)))
 
 
-def _check_membership(run: Run, line: int, cohort, entrant, c: CohortFile, out: list[Problem]) -> None:
+def _check_harness(run: Run, line: int, brief, entrant, c: CohortFile, out: list[Problem]) -> None:
     """Protocol section 2: a run records the brief it was given and (a model's) the frozen
-    template, by hash. Section 6: a run stands in its entrant's cohort, was generated after the freeze
+    template, by hash, as the cohort's."""
+    if brief is not None and run.brief_sha256 != brief.sha256:
+        out.append(Problem(RUNS_FILE, line, "$.brief_sha256", f"{brief.sha256}, the hash of brief {brief.code} in {COHORT_FILE} (protocol section 2: "
+                           "briefs verbatim, hashed into every manifest)", run.brief_sha256))
+    if entrant.kind == "model" and run.template_sha256 != c.template_sha256:
+        out.append(Problem(RUNS_FILE, line, "$.template_sha256", f"{c.template_sha256}, the frozen generation template's hash in {COHORT_FILE} "
+                           "(protocol section 2: one byte-identical harness for every model)", run.template_sha256))
+
+
+def _check_membership(run: Run, line: int, cohort, entrant, c: CohortFile, out: list[Problem]) -> None:
+    """Protocol section 6: a run stands in its entrant's cohort, was generated after the freeze
     and on or before the day its cohort landed (a later run is a new dated cohort, never a
     silent addition to an older one), and was scored on its cohort's instrument."""
     f = RUNS_FILE
-    brief = next((b for b in c.briefs if b.id == run.brief), None)
-    if brief is not None and run.brief_sha256 != brief.sha256:
-        out.append(Problem(f, line, "$.brief_sha256", f"{brief.sha256}, the hash of brief {brief.code} in {COHORT_FILE} (protocol section 2: "
-                           "briefs verbatim, hashed into every manifest)", run.brief_sha256))
-    if entrant is not None and entrant.kind == "model" and run.template_sha256 != c.template_sha256:
-        out.append(Problem(f, line, "$.template_sha256", f"{c.template_sha256}, the frozen generation template's hash in {COHORT_FILE} "
-                           "(protocol section 2: one byte-identical harness for every model)", run.template_sha256))
     if entrant is not None and run.cohort != entrant.cohort:
         out.append(Problem(f, line, "$.cohort", f"{entrant.cohort!r}, the cohort {entrant.id} joined with ({COHORT_FILE})", short_repr(run.cohort)))
     if run.instrument != cohort.instrument:
