@@ -215,9 +215,31 @@ def _fresh_outputs(config: SiteConfig, fid: str, files: list[SourceFile]) -> Out
     return published(_family(config, fid), _compute(config, {fid: inp})[fid], render.synthetic_note)
 
 
-def validate(config: SiteConfig) -> dict:
-    """Every check a build makes, without drawing figures or writing anything. Returns each
-    family's results."""
+def validate(config: SiteConfig, *, cache: bool = True) -> list[str]:
+    """Every check a build makes, without drawing figures or writing anything; returns what the
+    user must know though the inputs are valid (the cache could not be read). Raises InputError
+    with every problem.
+
+    With `cache`, the build cache is read as a build reads it and never written: a family, or
+    a page, whose key holds there passed these same checks with these same inputs and code,
+    and is not checked again (the cache may skip work, never a check). Entries found are marked
+    recently used; none is added."""
+    warnings: list[str] = []
+    cached = _cache_for(config, warnings, "checked") if cache else None
+    store_, digest, keys = cached if cached else (None, None, None)
+    intake = _load(config, keys, store_)
+    if intake.loaded.problems:
+        raise InputError(intake.loaded.problems)
+    results = _compute(config, intake.inputs)
+    # Computed results are queued for the cache like a build's, but a validation never saves them.
+    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+    numbers.check_finite({fid: outputs[fid] for fid in results})
+    _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
+    return warnings
+
+
+def compute(config: SiteConfig) -> dict:
+    """Every check `validate` makes, from the inputs alone (no cache), and each family's results."""
     intake = _load(config)
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
@@ -226,6 +248,25 @@ def validate(config: SiteConfig) -> dict:
     numbers.check_finite(outputs)
     _render(config, intake.docs, outputs)
     return results
+
+
+def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> tuple[incremental.Cache, dict[str, str], dict[str, str]] | None:
+    """The build cache of the site, the digest of its inputs and each family's key; None (and
+    a warning saying why) when the cache folder cannot hold a cache."""
+    if unusable := incremental.unusable(config.root):
+        warnings.append(f"the build cache {CACHE_DIR}/ {unusable}: {done} without it")
+        return None
+    digest = incremental.digest_inputs(config.root)
+    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs) for fid in config.families}
+    return incremental.Cache(config.root), digest, keys
+
+
+def _render_keys(config: SiteConfig, store_: incremental.Cache | None, digest, keys) -> RenderKeys | None:
+    if store_ is None:
+        return None
+    templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")},
+                                   [incremental.digest_tree(d, [""]) for d in _template_dirs(config)])
+    return RenderKeys(store_, keys, templates)
 
 
 # The files the site as a whole publishes besides its pages, claimed before any family's
@@ -500,19 +541,17 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             on_stage(name)
 
     root, out = config.root, out_dir
-    store_ = digest = build_key = inputs_after = None
-    warnings = []
-    if cache and (unusable := incremental.unusable(root)):
-        warnings.append(f"the build cache {CACHE_DIR}/ {unusable}: built without it")
-        cache = False
-    if cache:
-        store_, digest = incremental.Cache(root), incremental.digest_inputs(root)
+    build_key = inputs_after = None
+    warnings: list[str] = []
+    cached = _cache_for(config, warnings) if cache else None
+    cache = cached is not None
+    store_, digest, keys = cached if cached else (None, None, None)
+    if cached:
         build_key = incremental.build_key(digest, config.review)
         record = incremental.up_to_date(root, out, build_key)
         clock[KEY_STEP] = time.perf_counter() - current[1]
         if record is not None:
             return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
-    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs) for fid in config.families} if digest else None
 
     stage("load")
     intake = _load(config, keys, store_)
@@ -538,12 +577,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates", _template_dirs(config))
-        render_keys = None
-        if store_ is not None:
-            templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")},
-                                           [incremental.digest_tree(d, [""]) for d in _template_dirs(config)])
-            render_keys = RenderKeys(store_, keys, templates)
-        html = _render(config, intake.docs, outputs, env, render_keys, full)
+        html = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full)
         stage("write")
         writer = publish.Writer(Path(out_dir))
         try:

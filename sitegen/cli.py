@@ -123,13 +123,15 @@ def serve(root: Path, out: Path | None, host: str, port: int) -> None:
 
 @main.command()
 @root_option
-def validate(root: Path) -> None:
+@click.option("--no-cache", is_flag=True, help="Check everything again: do not read the build cache.")
+def validate(root: Path, no_cache: bool) -> None:
     """Run every check a build makes, write nothing; list every problem."""
     from sitegen.build import validate as run_validate
     from sitegen.config import load_config
 
     try:
-        run_validate(load_config(root))
+        for warning in run_validate(load_config(root), cache=not no_cache):
+            click.echo(f"warning: {warning}", err=True)
     except SitegenError as exc:
         _fail(exc)
     click.echo("valid: every artifact meets its contract and every stated number agrees")

@@ -274,19 +274,28 @@ def _tree(value: Any, named: bool = False) -> Any:
     raise TypeError(f"a {kind.__module__}.{kind.__qualname__} cannot go into the build cache")
 
 
+# What JSON holds as itself: a list of only these (a table's row, a figure's column) is taken
+# whole, one C-level pass over its types instead of a call per value.
+_PLAIN = frozenset({str, bool, int, float, type(None)})
+
+
 def _value(tree: Any) -> Any:
     """The value _tree() encoded; ValueError or TypeError for anything it would not write."""
-    if tree is None or type(tree) in (str, bool, int, float):
+    if type(tree) in _PLAIN:
         return tree
     if type(tree) is list:
-        return [_value(v) for v in tree]
+        return tree if _PLAIN.issuperset(map(type, tree)) else [_value(v) for v in tree]
     if type(tree) is not dict or len(tree) != 1:
         raise ValueError("not a tagged value")
     ((tag, inner),) = tree.items()
     if tag == "t":
-        return tuple(_value(v) for v in _list(inner))
+        inner = _list(inner)
+        return tuple(inner) if _PLAIN.issuperset(map(type, inner)) else tuple(_value(v) for v in inner)
     if tag == "d":
-        return {_value(k): _value(v) for k, v in (_pair(p) for p in _list(inner))}
+        pairs = _list(inner)
+        if all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) in _PLAIN for p in pairs):
+            return dict(pairs)  # string keys and plain values: a page's HTML by path, a record
+        return {_value(k): _value(v) for k, v in (_pair(p) for p in pairs)}
     if tag == "b":
         return base64.b64decode(_str(inner), validate=True)
     if tag == "n":

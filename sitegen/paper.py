@@ -21,7 +21,7 @@ from pathlib import Path
 from sitegen import figures as figures_mod
 from sitegen import publish
 from sitegen.aggregate import find_aggregate_fields_in_text
-from sitegen.build import CACHE_DIR, validate
+from sitegen.build import CACHE_DIR, compute
 from sitegen.config import CONFIG_FILE, SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
 from sitegen import render
@@ -40,7 +40,7 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
     """Write every required item into out_dir (replaced whole, like a site, and only when it is
     empty or a sitegen output: its manifest names the generator). Returns the names."""
     publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
-    results = validate(config)
+    results = compute(config)
     site = for_site(config.root, config.families)
     outputs = {fid: published(site[fid], results[fid], render.synthetic_note) for fid in config.families}
     figures = {f.name: f for o in outputs.values() for f in o.figures}

@@ -1,8 +1,9 @@
 """The cache differential: for an input file of the demo, a small edit that still parses, then
 a build warm (with the cache and output of a build of the unedited inputs) and a build cold
 (`cache=False`, no cache on disk at all). Both must give the same exit status, the same
-problems and the same output, file for file, byte for byte and mode for mode: the cache may
-skip work, never a check.
+problems and the same output, file for file, byte for byte and mode for mode; and `validate`
+with the cache and without it, the same exit status and problems: the cache may skip work,
+never a check.
 
     python tests/cache_differential.py [--only REL ...] [--sample N --seed S]
 
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import CACHE_DIR, REPO_ROOT, SITE_INPUTS, copy_site  # noqa: E402
 
-from sitegen.build import build  # noqa: E402
+from sitegen.build import build, validate  # noqa: E402
 from sitegen.config import load_config  # noqa: E402
 from sitegen.errors import InputError, SitegenError  # noqa: E402
 
@@ -129,6 +130,19 @@ def _run(root: Path, out: Path, cache: bool) -> Outcome:
     return Outcome(0, [], _tree(out))
 
 
+def _check(root: Path, cache: bool) -> Outcome:
+    """`sitegen validate`: its exit status and problems (it writes nothing)."""
+    try:
+        validate(load_config(root), cache=cache)
+    except InputError as exc:
+        return Outcome(1, [str(p) for p in exc.problems], {})
+    except SitegenError as exc:
+        return Outcome(1, [str(exc)], {})
+    except Exception as exc:  # noqa: BLE001 - a crash is an outcome to compare too
+        return Outcome(1, [f"unexpected {type(exc).__name__}: {exc}"], {})
+    return Outcome(0, [], {})
+
+
 def _link_tree(src: Path, dest: Path) -> None:
     """A copy of a tree made of hard links: builds replace files, never write into them."""
     if src.is_dir():
@@ -151,15 +165,17 @@ class Differential:
         shutil.rmtree(case, ignore_errors=True)
         root = copy_site(case / "site")
         did = edit(root, rel)
+        cold_check = _check(root, cache=False)
         cold = _run(root, case / "cold", cache=False)  # before any cache is there to be read
         assert not (root / CACHE_DIR).exists(), "a cold build wrote a cache"
         _link_tree(self.base / CACHE_DIR, root / CACHE_DIR)
         _link_tree(self.base_out, case / "warm")
+        warm_check = _check(root, cache=True)
         warm = _run(root, case / "warm", cache=True)
         if warm.status != 0:  # a failed build leaves its output as it was: compare the failure only
             cold.files = warm.files = {}
         shutil.rmtree(case, ignore_errors=True)
-        return did, differences(warm, cold)
+        return did, differences(warm, cold) + [f"validate: {d}" for d in differences(warm_check, cold_check)]
 
 
 def differences(warm: Outcome, cold: Outcome) -> list[str]:

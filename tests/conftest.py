@@ -27,7 +27,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from sitegen.build import build, validate
+from sitegen.build import build, compute
 from sitegen.config import load_config
 
 # Hypothesis keeps an example database and caches under its home directory; keep them out of
@@ -519,7 +519,7 @@ def cold_site_copy(tmp_path: Path) -> Path:
 class BuiltSite:
     root: Path  # the copy of the site inputs the build read
     out: Path  # the built site
-    results: Any  # sitegen.build.validate(config)["canonic"]
+    results: Any  # sitegen.build.compute(config)["canonic"]
     stages: list[str]  # the stage names build() reported through on_stage, in order
 
 
@@ -532,7 +532,7 @@ def built_site(tmp_path_factory) -> BuiltSite:
     stages: list[str] = []
     config = load_config(root)
     build(config, out, on_stage=stages.append)
-    results = validate(config)
+    results = compute(config)
     return BuiltSite(root, out, results["canonic"], stages)
 
 

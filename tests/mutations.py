@@ -545,7 +545,7 @@ def _run(spec: Spec) -> Outcome:
         # Clean load: the rest of validate() (store, compute, render) decides, with the
         # mutated family alone enabled (the others' inputs are pristine).
         stage = "full"
-        validate(_W.config.model_copy(update={"families": [spec.family]}))
+        validate(_W.config.model_copy(update={"families": [spec.family]}), cache=False)
         return Outcome(spec, "accepted", stage, (), 0, ())
     except InputError as exc:
         return _rejected(spec, stage, exc.problems)

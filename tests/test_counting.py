@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.build import validate
+from sitegen.build import compute
 from sitegen.config import load_config
 from sitegen.families.canonic.models import Task
 from sitegen.families.canonic.validate import task_set_fingerprint
@@ -123,7 +123,7 @@ def run(tmp_path: Path, cells: dict[tuple[str, str], dict | None], sweep: dict |
     lines = [json.dumps(c) for c in cells.values() if c is not None]
     (root / "data" / "canonic" / "cells.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     write_freeze(root)  # no shows in these sweeps: rubrics and the task set only
-    return validate(load_config(root))["canonic"]
+    return compute(load_config(root))["canonic"]
 
 
 def row(res, model: str, domain: str):

@@ -528,6 +528,31 @@ def test_a_cache_path_that_is_a_file_is_built_without_and_said_so(site, tmp_path
     assert (site / incremental.CACHE_DIR).read_text(encoding="utf-8") == "not a folder\n"
 
 
+def test_validate_reads_the_cache_never_writes_it_and_says_when_it_cannot(site, tmp_path):
+    """`sitegen validate` takes what the cache holds for unchanged inputs, as a build does, and
+    checks the rest; it adds no entry. Its problems are a cold validation's
+    (tests/cache_differential.py compares them for every input). A cache it cannot read is one
+    warning; --no-cache reads none."""
+    from conftest import run_cli
+
+    cache, entry = site / incremental.CACHE_DIR, site / AMENDMENT.replace("A7", "A6")
+    published = entry.read_bytes()
+    append(site, AMENDMENT.replace("A7", "A6"), " An edit the record does not hold.")
+    before = tree(cache)
+    warm = run_cli("validate", "--root", str(site))
+    cold = run_cli("validate", "--root", str(site), "--no-cache")
+    assert warm.returncode == cold.returncode == 1, warm.stdout + warm.stderr
+    assert "content/chronicle/amendments/A6.md" in warm.stderr and warm.stderr == cold.stderr
+    assert tree(cache) == before, "validate wrote into the cache"
+    shutil.rmtree(cache)
+    cache.write_text("not a folder\n", encoding="utf-8")
+    entry.write_bytes(published)
+    checked = run_cli("validate", "--root", str(site))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stderr == "warning: the build cache .sitegen-cache/ is not a directory: checked without it\n"
+    assert run_cli("validate", "--root", str(site), "--no-cache").stderr == ""
+
+
 def test_a_cache_save_failure_after_the_swap_is_a_warning_not_a_failure(site, tmp_path):
     """The swap has published the site: a cache that cannot be saved then must not make the
     build say that nothing was published, nor exit 1."""

@@ -178,6 +178,7 @@ def test_a_wide_tables_row_headers_stay_in_view_when_it_scrolls_sideways(new_pag
 
 
 SHADOW_PX = 16  # the width of the shadow (1rem)
+SHADOW_REGIONS_PER_PAGE = 3
 
 # How far the pixels of a PNG stray from a colour: the largest difference in any channel.
 PNG_STRAY = r"""async ([b64, rgb]) => {
@@ -224,7 +225,9 @@ def test_a_wide_table_shows_a_shadow_at_its_edge_until_scrolled_to_its_end(new_p
     problems, checked = [], 0
     for kind, rel in typed_pages.items():
         visit(page, site_server.url(rel))
-        for i in page.evaluate(WIDE_REGIONS):
+        # The first regions of each page type: every table scrolls in the same kind of region,
+        # styled by one rule, and each region takes two screenshots.
+        for i in page.evaluate(WIDE_REGIONS)[:SHADOW_REGIONS_PER_PAGE]:
             stray = {}
             for start in (True, False):
                 edge = page.evaluate(RIGHT_EDGE, [i, start])
