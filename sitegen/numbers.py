@@ -13,7 +13,8 @@ import dataclasses
 import functools
 import math
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterator
+from itertools import chain
+from typing import Any, Iterable, Iterator
 
 from sitegen.errors import InputError, Problem, short_repr
 
@@ -61,12 +62,16 @@ def _problems(fid: str, o) -> Iterator[Problem]:
     every: dict[str, str] = {}
     for t in o.tables:
         every.update(t.sources)
+        if _all_finite(chain.from_iterable(t.rows)):
+            continue
         for i, row in enumerate(t.rows, start=1):
             for col, v in zip(t.columns, row):
                 if _bad(v):
                     yield _problem(t.sources, f"{short_repr(v)} in table {t.stem}, row {i}, column {col}")
     for f in o.figures:
         every.update(f.sources)
+        if _all_finite(chain.from_iterable(map(dict.values, f.data))):
+            continue
         for i, d in enumerate(f.data, start=1):
             for col, v in d.items():
                 if _bad(v):
@@ -78,6 +83,13 @@ def _problems(fid: str, o) -> Iterator[Problem]:
     for where, ctx in contexts:
         for path, v in _floats(ctx, "", seen, named):
             yield _problem(every, f"{short_repr(v)} in what {fid} gives {where} to show ({path.lstrip('.')})")
+
+
+def _all_finite(values: Iterable[Any]) -> bool:
+    """Whether the floats among `values` are all finite, in C-level passes: an infinity or a
+    NaN makes their sum non-finite, and a sum of finite floats is finite unless it overflows
+    (then False, and the caller looks at each value)."""
+    return math.isfinite(sum(filter(float.__instancecheck__, values)))
 
 
 def _problem(sources: dict[str, str], found: str) -> Problem:

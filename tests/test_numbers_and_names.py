@@ -280,3 +280,18 @@ def test_a_run_page_shows_its_cost_as_the_download_rounds_it(chron: Path):
     assert row["cost_usd"] == "12.02265"
     page = (out / f"chronicle/runs/{rec['id']}/index.html").read_text(encoding="utf-8")
     assert "<dt>Cost</dt><dd>$12.0227 over 2 calls</dd>" in page
+
+
+@pytest.mark.parametrize("rows,bad", [([(1.7e308, "a"), (1.7e308, "b")], []),  # finite values whose sum overflows
+                                      ([(1.0, "a"), (math.inf, "b")], ["inf in table t, row 2, column x"]),
+                                      ([(math.nan, "a"), (-math.inf, "b")], ["nan in table t, row 1, column x", "-inf in table t, row 2, column x"])])
+def test_every_non_finite_cell_of_a_table_is_named_and_no_finite_one(rows, bad):
+    from sitegen.families import Outputs, Table
+
+    table = Table("t", "T", ["x", "y"], rows, {"data/f/x.json": "0" * 64}, "")
+    if not bad:
+        numbers.check_finite({"f": Outputs(tables=[table])})
+        return
+    with pytest.raises(InputError) as e:
+        numbers.check_finite({"f": Outputs(tables=[table])})
+    assert sorted(p.found for p in e.value.problems) == sorted(bad)
