@@ -8,6 +8,7 @@ build is made from a copy).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -524,16 +525,26 @@ class BuiltSite:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> BuiltSite:
-    """The demo site, built once per session from a copy of the repository's inputs."""
-    base = tmp_path_factory.mktemp("demo")
-    root = copy_site(base / "site")
-    out = base / "out"
-    stages: list[str] = []
-    config = load_config(root)
-    build(config, out, on_stage=stages.append)
-    results = compute(config)
-    return BuiltSite(root, out, results["canonic"], stages)
+def built_site(tmp_path_factory, request) -> BuiltSite:
+    """The demo site, built once per test run from a copy of the repository's inputs: the
+    first worker to ask builds it, under a lock in the run's temporary folder, and the other
+    waits and reads the same files (tests only read them; a build copies the site first).
+    Each worker computes the Canonic results in its own process."""
+    shared = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # a pytest-xdist worker
+        shared = shared.parent  # the run's folder, above each worker's own
+    base = shared / "demo"
+    root, out, done = base / "site", base / "out", base / "stages.json"
+    with open(shared / "demo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if the build fails
+        if not done.is_file():
+            shutil.rmtree(base, ignore_errors=True)  # what a failed build left
+            copy_site(root)
+            stages: list[str] = []
+            build(load_config(root), out, on_stage=stages.append)
+            done.write_text(json.dumps(stages), encoding="utf-8")
+    results = compute(load_config(root))
+    return BuiltSite(root, out, results["canonic"], json.loads(done.read_text(encoding="utf-8")))
 
 
 @pytest.fixture

@@ -224,6 +224,15 @@ FIELDS: list[Field] = [
     Field(_H, "data/chronicle/reference.jsonl", "$.title", slots=6),
     Field(_H, "data/chronicle/reference.jsonl", "$.author", slots=6),
     Field(_H, "data/chronicle/runs.jsonl", "$.calls[*].request_id", slots=3),
+    # (the string fields below exist only where the harness recorded one: the calls that ended
+    # in an error, the reruns' first attempts, the capped judge runs, the system's release)
+    Field(_H, "data/chronicle/runs.jsonl", "$.calls[*].message", slots=1, per_slot=4, max_len=2000),
+    Field(_H, "data/chronicle/runs.jsonl", "$.superseded[*].message", slots=3, per_slot=2, max_len=2000),
+    Field(_H, "data/chronicle/runs.jsonl", "$.superseded[*].request_id", slots=3),
+    Field(_H, "data/chronicle/runs.jsonl", "$.windows[*].runs[*].cap.reason", slots=6, per_slot=2, max_len=2000),
+    Field(_H, "data/chronicle/reference.jsonl", "$.windows[*].runs[*].cap.reason", slots=3, per_slot=2, max_len=2000),
+    Field(_H, "data/chronicle/cohort.json", "$.entrants[*].release.version", slots=1, per_slot=2),
+    Field(_H, "data/chronicle/cohort.json", "$.entrants[*].release.gates[*].description", slots=3),
     Field(_H, "data/chronicle/archive-v1.0.json", "$.note", slots=1, per_slot=4, max_len=2000),
     Field(_H, "data/chronicle/archive-v1.0.json", "$.rows[*].entrant", slots=4),
     Field(_H, "content/chronicle/amendments/A1.md", "front matter: title", kind="frontmatter", slots=1, per_slot=2),
