@@ -1,7 +1,7 @@
 """A seeded sample of the cache differential (tests/cache_differential.py, whose whole sweep
 over every input file of the demo is `scripts/cache-differential`): after each edit, a warm
 build gives the cold build's exit status, problems and output bytes and modes, and a warm
-validation the cold one's exit status and problems."""
+validation the cold build's exit status and problems."""
 
 from __future__ import annotations
 
