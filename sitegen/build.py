@@ -225,28 +225,27 @@ def validate(config: SiteConfig, *, cache: bool = True) -> list[str]:
     and is not checked again (the cache may skip work, never a check). Entries found are marked
     recently used; none is added."""
     warnings: list[str] = []
-    cached = _cache_for(config, warnings, "checked") if cache else None
-    store_, digest, keys = cached if cached else (None, None, None)
-    intake = _load(config, keys, store_)
-    if intake.loaded.problems:
-        raise InputError(intake.loaded.problems)
-    results = _compute(config, intake.inputs)
-    # Computed results are queued for the cache like a build's, but a validation never saves them.
-    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-    numbers.check_finite({fid: outputs[fid] for fid in results})
-    _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
+    _checked(config, _cache_for(config, warnings, "checked") if cache else None)
     return warnings
 
 
 def compute(config: SiteConfig) -> dict:
     """Every check `validate` makes, from the inputs alone (no cache), and each family's results."""
-    intake = _load(config)
+    return _checked(config, None)
+
+
+def _checked(config: SiteConfig, cached: tuple | None) -> dict:
+    """validate's checks, with the cache `cached` (_cache_for) or none; the results of the
+    families computed (every family, without a cache). Computed results are queued for the
+    cache as a build queues them, but nothing here saves them."""
+    store_, digest, keys = cached if cached else (None, None, None)
+    intake = _load(config, keys, store_)
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
     results = _compute(config, intake.inputs)
-    outputs = {fid: published(_family(config, fid), results[fid], render.synthetic_note) for fid in config.families}
-    numbers.check_finite(outputs)
-    _render(config, intake.docs, outputs)
+    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+    numbers.check_finite({fid: outputs[fid] for fid in results})
+    _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
     return results
 
 
