@@ -432,4 +432,18 @@ def _number_filters(env: jinja2.Environment) -> None:
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:
     # page_type names the template, so tests can pick one page of each kind
     return env.get_template(template).render(**context, page_path=path, page_type=template.removesuffix(".html"),
-                                             link=lambda t: relative_url(t, path))
+                                             link=_linker(path))
+
+
+def _linker(from_page: str):
+    """relative_url(target, from_page) for one page, each target worked out once: a page links
+    to the same few targets many times (its navigation, a method link on every row)."""
+    done: dict[str, str] = {}
+
+    def link(target: str) -> str:
+        rel = done.get(target)
+        if rel is None:
+            rel = done[target] = relative_url(target, from_page)
+        return rel
+
+    return link
