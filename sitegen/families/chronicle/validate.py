@@ -161,6 +161,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     freeze = read_model(FREEZE_FILE, freeze_mod.FreezeFile)
     runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, limits, files)
     refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, limits, files)
+    refs_whole = not any(p.file == REFERENCE_FILE for p in out[n_before:])  # every line read: a drawn work's absence is then real
     protocol, protocol_meta = _read_protocol(root, loaded, limits)
     log = amendments_mod.read(root, "chronicle", loaded, limits, AmendmentMeta)
 
@@ -176,7 +177,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         if selection_record is not None:
             if protocol is not None:
                 _check_selection_statements(protocol, selection_record, out)
-            selection = _check_selection(cohort, selection_record, refs, refs_lines, log, out)
+            selection = _check_selection(cohort, selection_record, refs, refs_lines, log, out, refs_whole)
         if protocol_meta is not None and protocol_meta.frozen_on != cohort.protocol_frozen_on:
             out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
         _check_withdrawals(log, cohort, out)
@@ -621,12 +622,13 @@ def _check_selection_statements(protocol: MarkdownDoc, record: SelectionFile, ou
 
 
 def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceNovel], lines: list[int], log: amendments_mod.Log,
-                     out: list[Problem]) -> Selection:
+                     out: list[Problem], refs_whole: bool = True) -> Selection:
     """Protocol section 7 and amendment A3: the pool's ids once each, every duplicate_of naming a
     work of the pool or a legacy anchor, every content exclusion recorded by an amendment of the
     log dated no later than the first reference scoring, genres assigned after the freeze and
     committed after that; then the seeded selection, each stratum's places filled, and the v1.1
-    lines of reference.jsonl exactly the works it draws, as committed, scored after the commit."""
+    lines of reference.jsonl exactly the works it draws, as committed, scored after the commit
+    (a drawn work is reported missing only when every line of the file could be read)."""
     f = SELECTION_FILE
     anchors = {r.gutenberg_id for r in refs if r.corpus == "legacy-v1.0"}
     first_at: dict[int, int] = {}
@@ -693,9 +695,11 @@ def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceN
         for key in ("stratum", "title", "author", "words", "manuscript_sha256"):
             mine, theirs = getattr(ref, key), getattr(cand, key)
             if mine is not None and mine != theirs:
-                out.append(Problem(REFERENCE_FILE, line, f"$.{key}", f"{theirs!r}, as committed for work {gid} in {f} $.candidates[{o.index}]", short_repr(mine)))
+                found = mine if key == "manuscript_sha256" else short_repr(mine)  # a hash whole, as the expected one
+                expected = theirs if key == "manuscript_sha256" else repr(theirs)
+                out.append(Problem(REFERENCE_FILE, line, f"$.{key}", f"{expected}, as committed for work {gid} in {f} $.candidates[{o.index}]", found))
     for gid, o in sel.drawn.items():
-        if gid not in seen:
+        if refs_whole and gid not in seen:
             out.append(Problem(REFERENCE_FILE, None, "$", f"a line for every work the seeded selection draws: {gid}, {o.candidate.title!r} "
                                f"({o.candidate.stratum}, draw rank {o.rank}; {f} $.candidates[{o.index}])", "no such line"))
     return sel
