@@ -125,8 +125,8 @@ def next_not_drawn(ref: dict, stratum: str) -> int:
 
 def missing_line(ref: dict, gid: int) -> str:
     o = ref[gid]
-    return (f"{REFS_REL} $: expected a line for every work the seeded selection draws: {gid}, {o['title']!r} ({o['stratum']}, "
-            f"draw rank {o['rank']}; {SEL_REL} $.candidates[{o['index']}]); found no such line")
+    return (f"{SEL_REL} $.candidates[{o['index']}]: expected a line of {REFS_REL} for this work, which the seeded selection draws "
+            f"({o['stratum']}, draw rank {o['rank']}: {gid}, {o['title']!r}); found no line of {REFS_REL} for it")
 
 
 def edit_candidate(root: Path, gid: int, **facts) -> dict:
@@ -270,9 +270,9 @@ def test_a_drawn_work_that_fails_a_rule_is_excluded_and_its_reference_line_refus
     new = ref_selection(chron, edit_candidate(chron, gid, **facts))
     assert new[gid]["reasons"] == reasons.split(", ")
     promoted = next_not_drawn(ref, "plot-forward")
+    assert new[promoted]["rank"] == 12 and new[promoted]["status"] == "selected"
     assert problems(chron) == sorted([
-        f"{REFS_REL} $: expected a line for every work the seeded selection draws: {promoted}, {ref[promoted]['title']!r} (plot-forward, "
-        f"draw rank 12; {SEL_REL} $.candidates[{ref[promoted]['index']}]); found no such line",
+        missing_line(new, promoted),
         f"{REFS_REL}:{line} $.gutenberg_id: expected a work the seeded selection of {SEL_REL} draws (protocol section 7); "
         f"found {gid}, excluded: {reasons} ($.candidates[{ref[gid]['index']}])"])
 
@@ -393,13 +393,12 @@ def test_a_novel_over_the_band_is_refused_in_a_full_stratum(chron):
     ref = ref_selection(chron)
     gid = drawn_in(ref, "plot-forward")[0]
     line = v11_lines(chron)[gid][0]
-    edit_candidate(chron, gid, words=101_500)
+    new = ref_selection(chron, edit_candidate(chron, gid, words=101_500))
     edit_line(chron, REFS_REL, line, lambda r: r.update(words=101_500))
     promoted = next_not_drawn(ref, "plot-forward")
     got = problems(chron)
     assert got == sorted([
-        f"{REFS_REL} $: expected a line for every work the seeded selection draws: {promoted}, {ref[promoted]['title']!r} (plot-forward, "
-        f"draw rank 12; {SEL_REL} $.candidates[{ref[promoted]['index']}]); found no such line",
+        missing_line(new, promoted),
         f"{REFS_REL}:{line} $.gutenberg_id: expected a work the seeded selection of {SEL_REL} draws (protocol section 7); "
         f"found {gid}, excluded: over-length ($.candidates[{ref[gid]['index']}])"])
 

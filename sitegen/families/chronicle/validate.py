@@ -700,6 +700,6 @@ def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceN
                 out.append(Problem(REFERENCE_FILE, line, f"$.{key}", f"{expected}, as committed for work {gid} in {f} $.candidates[{o.index}]", found))
     for gid, o in sel.drawn.items():
         if refs_whole and gid not in seen:
-            out.append(Problem(REFERENCE_FILE, None, "$", f"a line for every work the seeded selection draws: {gid}, {o.candidate.title!r} "
-                               f"({o.candidate.stratum}, draw rank {o.rank}; {f} $.candidates[{o.index}])", "no such line"))
+            out.append(Problem(f, None, f"$.candidates[{o.index}]", f"a line of {REFERENCE_FILE} for this work, which the seeded selection "
+                               f"draws ({o.candidate.stratum}, draw rank {o.rank}: {gid}, {o.candidate.title!r})", f"no line of {REFERENCE_FILE} for it"))
     return sel
