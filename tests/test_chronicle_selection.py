@@ -190,7 +190,9 @@ def test_the_reference_page_shows_the_procedure_the_exclusions_and_the_length_se
     sel = read_json(root, SEL_REL)
     ref = ref_selection(root)
     # the procedure in words, with the seed and an example key, the extension and the times
-    assert f"the SHA-256 of <code>{SEED}:1013</code>" in page
+    first_row = read_csv(out / "chronicle/reference-candidates.csv")[0]
+    g = int(first_row["gutenberg_id"])
+    assert f"(for id {g}, the SHA-256 of <code>{SEED}:{g}</code>, which begins <code>{key(SEED, g)[:12]}</code>)" in page
     assert "the first 12 are drawn" in page and "extends to 110,000 words" in page
     assert f"committed at {sel['committed_at']}, before the first scoring" in page
     first = min(r["scored_at"] for _, r in read_jsonl(root, REFS_REL) if r["corpus"] == "v1.1")
