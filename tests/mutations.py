@@ -56,6 +56,7 @@ DANGLING: dict[str, dict[str, Any]] = {
     "data/chronicle/runs.jsonl": {"$.entrant": "no-such/entrant", "$.brief": "no-such-brief", "$.cohort": "no-such-cohort",
                                   "$.windows[*].runs[*].profile": "no-such-profile"},
     "data/chronicle/reference.jsonl": {"$.profile": "no-such-profile"},
+    "data/chronicle/selection.json": {"$.candidates[*].duplicate_of": 999_999, "$.candidates[*].exclusion.documented_by": "A99"},
     "data/chronicle/freeze.json": {"$.items[*].id": "protocol-no-such-version"},
     "data/nextchapter/run.json": {"$.reference.model": "no-such/model", "$.audition.chosen": "no-such/judge",
                                   "$.audition.readings[*].judge": "no-such/judge", "$.audition.readings[*].item": "no-such-item",

@@ -753,6 +753,13 @@ def test_pages_say_chroniclebench_score_and_sagascore_only_where_the_rename_is_e
 # --------------------------------------------------------------------------- 8. the human band
 
 
+def shown1(x: float) -> str:
+    """A number as the pages show it to one place: rounded half away from zero from its
+    decimal digits (72.25 shows as 72.3, where Python's format gives 72.2)."""
+    from decimal import ROUND_HALF_UP, Decimal
+    return str(Decimal(repr(float(x))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
 def band_from_page(html: str) -> tuple[str, str, str]:
     m = re.search(r"median <strong>(\d+\.\d)</strong>, interquartile range (\d+\.\d) to (\d+\.\d)", html)
     assert m
@@ -768,9 +775,9 @@ def test_the_human_band_is_the_36_v1_1_novels(built_site):
     scores = np.array([ref_score(rec, weights) for rec in v11])
     q1, med, q3 = np.percentile(scores, [25, 50, 75])
     page = (built_site.out / "chronicle/reference/index.html").read_text(encoding="utf-8")
-    assert band_from_page(page) == (f"{med:.1f}", f"{q1:.1f}", f"{q3:.1f}")
+    assert band_from_page(page) == (f"{shown1(med)}", f"{shown1(q1)}", f"{shown1(q3)}")
     home = (built_site.out / "chronicle/index.html").read_text(encoding="utf-8")
-    assert f"<strong>{med:.1f}</strong> (interquartile range {q1:.1f} to {q3:.1f})" in home
+    assert f"<strong>{shown1(med)}</strong> (interquartile range {shown1(q1)} to {shown1(q3)})" in home
     # every novel's score, the 14 legacy ones on their four windows
     published = {r["id"]: r for r in read_csv(built_site.out / "chronicle/reference.csv")}
     assert len(published) == 50
@@ -782,7 +789,7 @@ def test_the_human_band_is_the_36_v1_1_novels(built_site):
     for stratum in ("plot-forward", "character-forward", "broader-controls"):
         s = np.array([ref_score(r, weights) for r in v11 if r["stratum"] == stratum])
         a, m, b = np.percentile(s, [25, 50, 75])
-        row = f'<tr><th scope="row">{stratum}</th><td class="n">{len(s)}</td><td class="n">{m:.1f}</td><td class="ci">{a:.1f} – {b:.1f}</td></tr>'
+        row = f'<tr><th scope="row">{stratum}</th><td class="n">{len(s)}</td><td class="n">{shown1(m)}</td><td class="ci">{shown1(a)} – {shown1(b)}</td></tr>'
         assert row in page, stratum
 
 
@@ -819,7 +826,7 @@ def test_a_legacy_novel_cannot_move_the_band_but_a_v1_1_novel_can(chron, built_s
     scores = np.array([ref_score(rec, weights) for _, rec in read_jsonl(chron, REFS_REL) if rec["corpus"] == "v1.1"])
     q1, med, q3 = np.percentile(scores, [25, 50, 75])
     moved = band_from_page((out / "chronicle/reference/index.html").read_text(encoding="utf-8"))
-    assert moved == (f"{med:.1f}", f"{q1:.1f}", f"{q3:.1f}") != band_from_page(demo_page)
+    assert moved == (shown1(med), shown1(q1), shown1(q3)) != band_from_page(demo_page)
 
 
 def test_entrant_percentiles_are_share_below_plus_half_ties(built_site):

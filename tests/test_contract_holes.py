@@ -6,7 +6,7 @@ candidate read the same chapters (the real author's among them) once; the earlie
 lie on its scale; a model starts at one of its settings; a call shows the candidate and the
 reference once each, and reads the author on five dimensions; only a chapter's last attempt is
 a chapter. ChronicleBench: a run's calls are numbered 1..n in order, and a v1.1 reference
-novel lies within the eligibility band (protocol section 7).
+novel has the words its candidate was drawn with (protocol section 7).
 
 Each test edits a private copy of the site and runs the family's load, which is where every
 input problem is raised; the message is the one `sitegen validate` prints.
@@ -29,6 +29,7 @@ from conftest import (edit_line, read_json, write_json)
 RUN_REL = "data/nextchapter/run.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
 REFS_REL = "data/chronicle/reference.jsonl"
+SEL_REL = "data/chronicle/selection.json"
 CANDIDATES = "anthropic/claude-sonnet-5, openai/gpt-5.6-sol, google/gemini-3.1-pro"
 
 
@@ -176,15 +177,22 @@ def test_a_runs_calls_are_numbered_one_to_n_in_order(site_copy, seqs):
 
 @pytest.mark.parametrize("words", [1_000_000_000, 79_999, 95_001])
 def test_a_v1_1_reference_novel_outside_the_eligibility_band_is_rejected(site_copy, words):
-    assert json.loads((site_copy / REFS_REL).read_text(encoding="utf-8").split("\n")[0])["corpus"] == "v1.1"
+    """A v1.1 novel's words are those its candidate was drawn with in the selection record,
+    where the band decides eligibility (tests/test_chronicle_selection.py: a work outside it is
+    excluded, or drawn only under a short stratum's extended ceiling)."""
+    line1 = json.loads((site_copy / REFS_REL).read_text(encoding="utf-8").split("\n")[0])
+    assert line1["corpus"] == "v1.1"
+    candidates = read_json(site_copy, SEL_REL)["candidates"]
+    (i,) = [k for k, c in enumerate(candidates) if c["gutenberg_id"] == line1["gutenberg_id"]]
+    assert candidates[i]["words"] == line1["words"]
     edit_line(site_copy, REFS_REL, 1, lambda r: r.update(words=words))
     got = problems(site_copy, "chronicle")
     if words > 2_000_000:  # beyond what a novel can be: refused by the contract itself
         (p,) = got
         assert p.startswith(f"{REFS_REL}:1 $.words: expected ") and "less than or equal to 2000000" in p
     else:
-        assert got == [f"{REFS_REL}:1 $.words: expected 80000 to 95000 words, the eligibility band of the reference "
-                       f"additions (protocol section 7); found {words}"]
+        assert got == [f"{REFS_REL}:1 $.words: expected {line1['words']}, as committed for work {line1['gutenberg_id']} in {SEL_REL} "
+                       f"$.candidates[{i}]; found {words}"]
 
 
 def test_a_legacy_anchor_keeps_its_v1_0_length(site_copy):

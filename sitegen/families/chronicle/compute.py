@@ -18,6 +18,10 @@
   (an entrant's `provider` is where it is served from, not who made it).
 - The human band is the median and interquartile range of the 36 v1.1 reference novels; each
   ranked entrant is placed as a percentile of it, with the percentiles of its interval's ends.
+- The length-sensitivity analysis (protocol section 7), when a stratum was short and novels
+  over the band's ceiling were drawn under the extended one: the band without those novels, and
+  each scoring board's ranked entrants placed as a percentile of it beside their percentile of
+  the whole band. None when no stratum was short.
 """
 
 from __future__ import annotations
@@ -138,6 +142,17 @@ class Exhibit:
 
 
 @dataclass(frozen=True)
+class Sensitivity:
+    """The band with and without the novels drawn under a short stratum's extended ceiling."""
+
+    extended: list[tuple[object, float]]  # (ReferenceNovel, score) of those novels, by id
+    without: Band | None  # None when every novel was drawn over the band's ceiling
+    # (board, row, percentile of the whole band, percentile of the band without them), each
+    # scoring board's ranked rows in its order
+    rows: list[tuple[object, Row, float, float]]
+
+
+@dataclass(frozen=True)
 class ChronicleResults:
     input: ChronicleInput
     runs: list[RunResult]
@@ -151,6 +166,7 @@ class ChronicleResults:
     cost_by_entrant: dict[str, float]
     cost_by_cohort: dict[str, float]
     references: list[tuple[object, float]]  # (ReferenceNovel, recomputed score)
+    sensitivity: Sensitivity | None  # None when no stratum was short
 
 
 def _band(values: list[float]) -> Band:
@@ -237,7 +253,21 @@ def compute(inp: ChronicleInput) -> ChronicleResults:
         cost_by_entrant={e: dollars(v) for e, v in sorted(cost_entrant.items())},
         cost_by_cohort={k: dollars(v) for k, v in sorted(cost_cohort.items())},
         references=refs,
+        sensitivity=_sensitivity(inp, v11, band_values, boards),
     )
+
+
+def _sensitivity(inp: ChronicleInput, v11: list[tuple[object, float]], band_values: np.ndarray, boards: list[BoardResult]) -> Sensitivity | None:
+    drawn = inp.selection.drawn
+    extended = [(ref, s) for ref, s in v11 if ref.gutenberg_id in drawn and drawn[ref.gutenberg_id].extended]
+    if not extended:
+        return None
+    kept = np.array([s for ref, s in v11 if not (ref.gutenberg_id in drawn and drawn[ref.gutenberg_id].extended)])
+    if not len(kept):  # every novel drawn over the band's ceiling: nothing to compare with
+        return Sensitivity(sorted(extended, key=lambda p: p[0].id), None, [])
+    rows = [(b, r, percentile_of(r.score, band_values), percentile_of(r.score, kept))
+            for b in boards if b.metric == "score" for r in b.rows if r.rank_best is not None]
+    return Sensitivity(sorted(extended, key=lambda p: p[0].id), _band(list(kept)), rows)
 
 
 def required_runs(entrant, c) -> list[tuple[str, str, int]]:

@@ -9,8 +9,15 @@ Writes the family's artifact files under ``<root>/data/chronicle/``:
   cohorts and the Chronicle-against-Sonnet exhibit;
 - ``runs.jsonl``         169 runs sorted by id: 13 active models x 2 briefs x (3 free-run + 3
   sustained), Chronicle's 2 briefs x 3 system books, and 7 partial runs of the withdrawn models;
-- ``reference.jsonl``    50 human reference novels sorted by id: 36 v1.1 (12 per stratum, five
-  windows) and 14 legacy v1.0 anchors (four windows, ``sagascore`` keys);
+- ``selection.json``     the reference corpus's selection record: the seed, 12 places per stratum,
+  the 110,000-word extended ceiling, when genres were assigned and the list committed, and a pool
+  of 61 candidates with the facts eligibility is decided from (a translated work, a collection,
+  a fragment, a volume, a play, an anthology, a duplicate of a legacy anchor, a text that is not
+  cleanly extractable, over-length works and the one content exclusion recorded by A3);
+- ``reference.jsonl``    50 human reference novels sorted by id: the 36 v1.1 novels the family's
+  seeded selection draws from that pool (12 per stratum, five windows; broader-controls is short
+  and two of its novels run to 95,001-110,000 words), each with its committed manuscript hash and
+  the time it was scored, and 14 legacy v1.0 anchors (four windows, ``sagascore`` keys);
 - ``archive-v1.0.json``  the archived v1.0 board (``sagascore`` keys), never rescored;
 - ``freeze.json``        the freeze record of the protocol: the fingerprint of
   ``content/chronicle/protocol.md`` (hand-written; read, never written here).
@@ -55,27 +62,30 @@ from pathlib import Path
 import numpy as np
 
 from sitegen.families.demo_files import write_json, write_jsonl
-from sitegen.families.chronicle.validate import entry_item_id
+from sitegen.families.chronicle.validate import entry_item_id, expected_windows
 from sitegen.families.chronicle.models import (
-    DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run,
+    DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run, SelectionFile,
 )
+from sitegen.families.chronicle.selection import select
 from sitegen.fingerprint import text_fingerprint
 
 DATA_DIR = "data/chronicle"
 COHORT_FILE = f"{DATA_DIR}/cohort.json"
 RUNS_FILE = f"{DATA_DIR}/runs.jsonl"
 REFERENCE_FILE = f"{DATA_DIR}/reference.jsonl"
+SELECTION_FILE = f"{DATA_DIR}/selection.json"
 ARCHIVE_FILE = f"{DATA_DIR}/archive-v1.0.json"
 FREEZE_FILE = f"{DATA_DIR}/freeze.json"
 PROTOCOL_FILE = "content/chronicle/protocol.md"  # hand-written; fingerprinted, never written
 AMENDMENTS_DIR = "content/chronicle/amendments"  # hand-written; each entry fingerprinted, never written
-ALL_FILES = (COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE)
+ALL_FILES = (COHORT_FILE, RUNS_FILE, SELECTION_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE)
 
 DEMO_SEED = 20260821
 """The one seed (the protocol's freeze date). Streams: [seed, 0] design (entrant profiles,
 which sustained runs stall or hit the cap), [seed, 1, i] every draw of entrant i's runs in
-ENTRANTS order, [seed, 2] the reference corpus, [seed, 3] the v1.0 archive. Each file draws
-from its own streams, so changing one never changes another."""
+ENTRANTS order, [seed, 2] the reference corpus, [seed, 3] the v1.0 archive, [seed, 4] the
+candidate pool's words. Each file draws from its own streams, so changing one never changes
+another."""
 
 FROZEN_AT = "2026-08-21T06:00:00Z"
 INSTRUMENT_ID = "obr-v2.1-2026-03-08"
@@ -168,31 +178,74 @@ CAPS = (
     (65.0, "abrupt mid-scene truncation of the text"),
 )
 
-# Human reference corpus: (title, author, Gutenberg id, judge likely to recognize it).
-STRATA = {
+# The human reference corpus's candidate pool (protocol section 7), by stratum: each stratum's
+# weight profile and latent quality, and its candidates as (title, author, Gutenberg id, judge
+# likely to recognize it, words or None for a draw inside the band, facts). The facts are those
+# eligibility is decided from; a candidate without any is an English single complete novel,
+# cleanly extractable, duplicating nothing. Which candidates are drawn is the family's own
+# seeded selection (selection.py), run on this pool: broader-controls has only ten eligible works
+# within the band, so its ceiling extends to 110,000 words and two of the three eligible works
+# between 95,001 and 110,000 words are drawn; the two other strata draw 12 of 17.
+POOL = {
     "plot-forward": ("scifi_v2", 7.15, (
-        ("The War of the Worlds", "H. G. Wells", 36, True), ("The Lost World", "Arthur Conan Doyle", 139, False),
-        ("King Solomon's Mines", "H. Rider Haggard", 2166, True), ("Kidnapped", "Robert Louis Stevenson", 421, False),
-        ("Tarzan of the Apes", "Edgar Rice Burroughs", 78, True), ("The Iron Heel", "Jack London", 1164, False),
-        ("The First Men in the Moon", "H. G. Wells", 1013, False), ("The Secret Adversary", "Agatha Christie", 1155, False),
-        ("The Hound of the Baskervilles", "Arthur Conan Doyle", 2852, True), ("The Circular Staircase", "Mary Roberts Rinehart", 434, False),
-        ("The Sea-Wolf", "Jack London", 1074, False), ("The Riddle of the Sands", "Erskine Childers", 2360, False))),
+        ("The War of the Worlds", "H. G. Wells", 36, True, None, {}), ("The Lost World", "Arthur Conan Doyle", 139, False, None, {}),
+        ("King Solomon's Mines", "H. Rider Haggard", 2166, True, None, {}), ("Kidnapped", "Robert Louis Stevenson", 421, False, None, {}),
+        ("Tarzan of the Apes", "Edgar Rice Burroughs", 78, True, None, {}), ("The Iron Heel", "Jack London", 1164, False, None, {}),
+        ("The First Men in the Moon", "H. G. Wells", 1013, False, None, {}), ("The Secret Adversary", "Agatha Christie", 1155, False, None, {}),
+        ("The Hound of the Baskervilles", "Arthur Conan Doyle", 2852, True, None, {}),
+        ("The Circular Staircase", "Mary Roberts Rinehart", 434, False, None, {}),
+        ("The Sea-Wolf", "Jack London", 1074, False, None, {}), ("The Riddle of the Sands", "Erskine Childers", 2360, False, None, {}),
+        ("The Valley of Fear", "Arthur Conan Doyle", 3289, False, None, {}), ("The Scarlet Pimpernel", "Baroness Orczy", 60, True, None, {}),
+        ("The Man Who Was Thursday", "G. K. Chesterton", 1695, False, None, {}), ("Captain Blood", "Rafael Sabatini", 1965, False, None, {}),
+        ("The Thirty-Nine Steps", "John Buchan", 558, True, None, {}),
+        ("Twenty Thousand Leagues under the Sea", "Jules Verne", 164, True, 89_400,
+         {"original_language": "fr", "translator": "F. P. Walter"}),
+        ("The Adventures of Sherlock Holmes", "Arthur Conan Doyle", 1661, True, 104_800, {"form": "collection"}),
+        ("The Mystery of Edwin Drood", "Charles Dickens", 564, False, 93_700, {"form": "fragment"}),
+        ("The Last of the Mohicans", "James Fenimore Cooper", 940, True, 101_500, {}),
+    )),
     "character-forward": ("literary_v2", 6.95, (
-        ("Persuasion", "Jane Austen", 105, True), ("Northanger Abbey", "Jane Austen", 121, True),
-        ("The Secret Garden", "Frances Hodgson Burnett", 113, True), ("My Ántonia", "Willa Cather", 242, False),
-        ("Silas Marner", "George Eliot", 550, False), ("The Age of Innocence", "Edith Wharton", 541, False),
-        ("Howards End", "E. M. Forster", 2946, False), ("A Room with a View", "E. M. Forster", 2641, False),
-        ("Cranford", "Elizabeth Gaskell", 394, False), ("Washington Square", "Henry James", 2870, False),
-        ("Anne of Green Gables", "L. M. Montgomery", 45, True), ("Under the Greenwood Tree", "Thomas Hardy", 2662, False))),
+        ("Persuasion", "Jane Austen", 105, True, None, {}), ("Northanger Abbey", "Jane Austen", 121, True, None, {}),
+        ("The Secret Garden", "Frances Hodgson Burnett", 113, True, None, {}), ("My Ántonia", "Willa Cather", 242, False, None, {}),
+        ("Silas Marner", "George Eliot", 550, False, None, {}), ("The Age of Innocence", "Edith Wharton", 541, False, None, {}),
+        ("Howards End", "E. M. Forster", 2946, False, None, {}), ("A Room with a View", "E. M. Forster", 2641, False, None, {}),
+        ("Cranford", "Elizabeth Gaskell", 394, False, None, {}), ("Washington Square", "Henry James", 2870, False, None, {}),
+        ("Anne of Green Gables", "L. M. Montgomery", 45, True, None, {}), ("Under the Greenwood Tree", "Thomas Hardy", 2662, False, None, {}),
+        ("The Professor", "Charlotte Brontë", 1028, False, None, {}), ("The Europeans", "Henry James", 179, False, None, {}),
+        ("Rebecca of Sunnybrook Farm", "Kate Douglas Wiggin", 498, False, None, {}), ("Pollyanna", "Eleanor H. Porter", 1450, True, None, {}),
+        ("The Custom of the Country", "Edith Wharton", 11051, False, None, {}),
+        ("Pride and Prejudice (illustrated edition)", "Jane Austen", 42671, True, 86_200, {"duplicate_of": 1342}),
+        ("Anna Karenina", "Leo Tolstoy", 1399, True, 349_700, {"original_language": "ru", "translator": "Constance Garnett"}),
+        ("Clarissa Harlowe; or the History of a Young Lady, Volume 1", "Samuel Richardson", 9296, False, 91_800, {"form": "volume"}),
+        ("Middlemarch", "George Eliot", 145, True, 316_100, {}),
+        ("The Importance of Being Earnest", "Oscar Wilde", 844, True, 21_900, {"form": "play"}),
+    )),
     "broader-controls": ("default_v2", 7.1, (
-        ("Frankenstein; Or, The Modern Prometheus", "Mary Wollstonecraft Shelley", 84, True),
-        ("The Picture of Dorian Gray", "Oscar Wilde", 174, True), ("Erewhon", "Samuel Butler", 1906, False),
-        ("Zuleika Dobson", "Max Beerbohm", 1845, False), ("The House of the Seven Gables", "Nathaniel Hawthorne", 77, False),
-        ("The Master of Ballantrae", "Robert Louis Stevenson", 864, False),
-        ("A Connecticut Yankee in King Arthur's Court", "Mark Twain", 86, False), ("The Prince and the Pauper", "Mark Twain", 1837, False),
-        ("Three Men in a Boat", "Jerome K. Jerome", 308, False), ("The Red Badge of Courage", "Stephen Crane", 73, True),
-        ("The Beetle", "Richard Marsh", 5164, False), ("Looking Backward: 2000-1887", "Edward Bellamy", 624, False))),
+        ("The Scarlet Letter", "Nathaniel Hawthorne", 33, True, None, {}),
+        ("Frankenstein; Or, The Modern Prometheus", "Mary Wollstonecraft Shelley", 84, True, None, {}),
+        ("The Picture of Dorian Gray", "Oscar Wilde", 174, True, None, {}), ("Erewhon", "Samuel Butler", 1906, False, None, {}),
+        ("Zuleika Dobson", "Max Beerbohm", 1845, False, None, {}), ("The House of the Seven Gables", "Nathaniel Hawthorne", 77, False, None, {}),
+        ("The Prince and the Pauper", "Mark Twain", 1837, False, None, {}), ("Three Men in a Boat", "Jerome K. Jerome", 308, False, None, {}),
+        ("The Red Badge of Courage", "Stephen Crane", 73, True, None, {}), ("Looking Backward: 2000-1887", "Edward Bellamy", 624, False, None, {}),
+        ("A Connecticut Yankee in King Arthur's Court", "Mark Twain", 86, False, 101_500, {}),
+        ("The Master of Ballantrae", "Robert Louis Stevenson", 864, False, 97_800, {}),
+        ("The Beetle", "Richard Marsh", 5164, False, 108_300, {}),
+        ("Vanity Fair", "William Makepeace Thackeray", 599, True, 267_400, {}),
+        ("The Clansman: An Historical Romance of the Ku Klux Klan", "Thomas Dixon", 26240, False, 91_400,
+         {"exclusion": {"reason": "Its primary subject is the promotion of racial violence: excluded from the public reference corpus, "
+                                  "recorded individually.", "documented_by": "A3"}}),
+        ("The Life and Opinions of Tristram Shandy, Gentleman", "Laurence Sterne", 1079, False, 88_600, {"cleanly_extractable": False}),
+        ("Dracula's Guest", "Bram Stoker", 10150, False, 45_300, {"form": "collection"}),
+        ("Great Ghost Stories", "Various", 15143, False, 84_900, {"form": "anthology"}),
+    )),
 }
+GENRES_ASSIGNED_AT = "2026-08-21T14:00:00Z"  # after the freeze (06:00) and A3, the same day
+COMMITTED_AT = "2026-08-21T19:30:00Z"  # the title list and manuscript hashes, before any scoring
+SCORING_FROM = datetime(2026, 8, 22, 8, 0, tzinfo=timezone.utc)  # the first reference novel scored
+SCORING_STEP = timedelta(hours=3, minutes=47)  # between two novels' scorings, in id order
+SEED_STRING = "sagabench-v1.1-gutenberg"  # protocol section 7
+PLACES = 12
+EXTENDED_MAX_WORDS = 110_000
 LEGACY = (  # (title, author, Gutenberg id, profile, recognized-prone)
     ("Pride and Prejudice", "Jane Austen", 1342, "literary_v2", True), ("Wuthering Heights", "Emily Brontë", 768, "literary_v2", True),
     ("Dracula", "Bram Stoker", 345, "default_v2", True), ("Emma", "Jane Austen", 158, "literary_v2", True),
@@ -474,25 +527,58 @@ def _cohort_document() -> dict:
     }
 
 
-def _reference_lines() -> list[dict]:
+def _selection_document() -> dict:
+    """The selection record: the pool with its facts, never which works are drawn."""
+    rng = _rng(4)
+    candidates = []
+    for stratum, (_profile, _mean, books) in POOL.items():
+        for title, author, gid, _famous, words, facts in books:
+            drawn_words = int(rng.integers(BAND[0], BAND[1] + 1))  # drawn for every candidate: one fact changed moves no other
+            candidates.append({
+                "gutenberg_id": gid, "title": title, "author": author, "stratum": stratum, "words": drawn_words if words is None else words,
+                "original_language": facts.get("original_language", "en"), "translator": facts.get("translator"),
+                "form": facts.get("form", "novel"), "cleanly_extractable": facts.get("cleanly_extractable", True),
+                "duplicate_of": facts.get("duplicate_of"),
+                "manuscript_sha256": hashlib.sha256(f"SYNTHETIC ChronicleBench demo reference manuscript pg{gid}".encode()).hexdigest(),
+                **({"exclusion": facts["exclusion"]} if "exclusion" in facts else {}),
+            })
+    candidates.sort(key=lambda c: c["gutenberg_id"])
+    return {"schema": "chronicle.selection/1", "synthetic": True, "seed": SEED_STRING, "places_per_stratum": PLACES,
+            "extended_max_words": EXTENDED_MAX_WORDS, "genres_assigned_at": GENRES_ASSIGNED_AT, "committed_at": COMMITTED_AT,
+            "candidates": candidates}
+
+
+def _reference_lines(record: SelectionFile) -> list[dict]:
+    """The 36 novels the seeded selection draws from the pool (the family's own rule) and the
+    14 legacy anchors, scored."""
+    anchors = {gid for _title, _author, gid, _profile, _famous in LEGACY}
+    drawn = select(record, BAND[0], BAND[1], anchors, lambda words: expected_windows(words, list(WINDOWS)), list(WINDOWS)).drawn
+    famous = {gid: f for _stratum, (_p, _m, books) in POOL.items() for _t, _a, gid, f, _w, _facts in books}
     rng = _rng(2)
     out = []
-    for stratum, (profile, mean, books) in STRATA.items():
-        for title, author, gid, famous in books:
-            words = int(rng.integers(80_000, 95_001))
+    for stratum, (profile, mean, _books) in POOL.items():
+        for o in sorted((o for o in drawn.values() if o.candidate.stratum == stratum), key=lambda o: o.candidate.gutenberg_id):
+            c = o.candidate
             level = mean + rng.normal(0, 0.3)
             dims = {d: HUMAN_PROFILE[d] + rng.normal(0, 0.15) for d in DIMENSIONS}
-            windows, score = _windows(rng, level, profile, dims, words, "human", HUMAN_CAP_RATE)
-            out.append(_novel(title, author, gid, stratum, "v1.1", words, profile,
-                              bool(rng.random() < (0.7 if famous else 0.15)), windows, "score", score))
-    for title, author, gid, profile, famous in LEGACY:
+            windows, score = _windows(rng, level, profile, dims, c.words, "human", HUMAN_CAP_RATE)
+            line = _novel(c.title, c.author, c.gutenberg_id, stratum, "v1.1", c.words, profile,
+                          bool(rng.random() < (0.7 if famous[c.gutenberg_id] else 0.15)), windows, "score", score)
+            out.append({**line, "manuscript_sha256": c.manuscript_sha256})
+    for title, author, gid, profile, famous_legacy in LEGACY:
         words = int(rng.integers(72_400, 99_000))
         level = 7.2 + rng.normal(0, 0.35)
         dims = {d: HUMAN_PROFILE[d] + rng.normal(0, 0.15) for d in DIMENSIONS}
         windows, score = _windows(rng, level, profile, dims, words, "human", HUMAN_CAP_RATE, windows=LEGACY_WINDOWS)
         out.append(_novel(title, author, gid, "legacy", "legacy-v1.0", words, profile,
-                          bool(rng.random() < (0.7 if famous else 0.15)), windows, "sagascore", score))
-    return sorted(out, key=lambda r: r["id"])
+                          bool(rng.random() < (0.7 if famous_legacy else 0.15)), windows, "sagascore", score))
+    out.sort(key=lambda r: r["id"])
+    at = SCORING_FROM
+    for r in out:  # scored one after another, in id order, after the commit
+        if r["corpus"] == "v1.1":
+            r["scored_at"] = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+            at += SCORING_STEP
+    return out
 
 
 def _novel(title, author, gid, stratum, corpus, words, profile, recognized, windows, key, score) -> dict:
@@ -579,7 +665,9 @@ def generate(root: Path) -> None:
     runs.sort(key=lambda r: r["id"])
     for k, r in enumerate(runs):  # after the runs: a stream of its own, so nothing drawn before moves
         _add_scoring(_rng(8, k), r)
-    reference = _reference_lines()
+    selection = _selection_document()
+    record = SelectionFile.model_validate(selection, strict=True)
+    reference = _reference_lines(record)
     archive = _archive_document()
     for r in runs:
         Run.model_validate(r, strict=True)
@@ -589,6 +677,7 @@ def generate(root: Path) -> None:
 
     write_json(root / COHORT_FILE, cohort)
     write_jsonl(root / RUNS_FILE, runs)
+    write_json(root / SELECTION_FILE, selection)
     write_jsonl(root / REFERENCE_FILE, reference)
     write_json(root / ARCHIVE_FILE, archive)
     write_json(root / FREEZE_FILE, _freeze_document(protocol, root))

@@ -8,6 +8,11 @@ Files under data/chronicle/:
 - runs.jsonl         one line per scored run: per-call records, manuscript hash, words, stop
                      reason, and for each of the five windows three judge runs;
 - reference.jsonl    one line per human reference novel (36 v1.1 + 14 legacy anchors);
+- selection.json     the reference corpus's selection record (protocol section 7): the seed,
+                     the places per stratum, when genres were assigned and when the title list
+                     and manuscript hashes were committed, and the full candidate pool with the
+                     facts eligibility is decided from. Which candidates are excluded (and
+                     why), eligible and drawn is computed (selection.py), never stated;
 - archive-v1.0.json  the archived v1.0 board, published as it was, never rescored.
 
 The benchmark was developed as SagaBench with a "SagaScore"; archived data keeps `sagascore`
@@ -16,9 +21,9 @@ fields, accepted here as declared aliases of `score`. Pages always say "Chronicl
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from sitegen.amendments import EntryId, EntryMeta
 from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, Sha256, Slug, Text
@@ -357,13 +362,64 @@ class ReferenceNovel(Strict):
     stratum: Literal["plot-forward", "character-forward", "broader-controls", "legacy"]
     corpus: Literal["v1.1", "legacy-v1.0"]
     # A bound on what a novel can be (the longest published ones run to under two million
-    # words); the v1.1 additions are held to the eligibility band in validate.py.
+    # words); a v1.1 addition's are its candidate's in selection.json (validate.py).
     words: int = Field(gt=0, le=2_000_000)
     profile: Slug
     recognized: bool  # the post-scoring recognition probe: did the judge identify the work?
     instrument: Name  # the OBR system-prompt hash its windows were scored with
     windows: list[WindowScore]
     score: float | None = Field(default=None, ge=0, le=100, validation_alias=AliasChoices("score", "sagascore"))
+    # A v1.1 novel's manuscript as committed in selection.json, and when it was scored (after
+    # that commit): required of every v1.1 novel (validate.py), optional for a legacy anchor.
+    manuscript_sha256: Sha256 | None = None
+    scored_at: IsoTime | None = None
+
+
+Form = Literal["novel", "collection", "play", "fragment", "volume", "abridgement", "anthology"]
+# An ISO 639 language code, lower case: en, fr, ru, grc.
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}$")]
+
+
+class ContentExclusion(Strict):
+    """A work excluded individually on its content, by an amendment made before any reference
+    scoring (amendment A3: works whose primary subject is the promotion of racial violence)."""
+
+    reason: Text
+    documented_by: AmendmentId  # the amendment that records it: must exist and predate the scoring
+
+
+class Candidate(Strict):
+    """One work of the candidate pool, as recorded before any scoring: its identity, the stratum
+    its genre was assigned to, its cleaned words and the facts each eligibility rule reads.
+    Whether it is eligible, excluded (and why) or drawn is computed, never recorded here."""
+
+    gutenberg_id: int = Field(gt=0)
+    title: Name
+    author: Name
+    stratum: Literal["plot-forward", "character-forward", "broader-controls"]
+    words: int = Field(gt=0, le=2_000_000)  # cleaned words: the bound of ReferenceNovel.words
+    original_language: Language
+    translator: Name | None  # null for a work read in the language it was written in
+    form: Form
+    cleanly_extractable: bool  # can the prose be extracted cleanly from the Gutenberg text?
+    # The Gutenberg id of a work (in the pool, or a legacy anchor of the corpus) this one
+    # duplicates, adapts or is an alternate edition of: null for none.
+    duplicate_of: int | None = Field(gt=0)
+    manuscript_sha256: Sha256  # of the cleaned text, as committed before scoring
+    exclusion: ContentExclusion | None = None  # an individually recorded content exclusion
+
+
+class SelectionFile(Strict):
+    """data/chronicle/selection.json: the human reference corpus's selection record."""
+
+    schema_: Literal["chronicle.selection/1"] = Field(alias="schema")
+    synthetic: bool
+    seed: Name  # the seed string the frozen protocol states (section 7)
+    places_per_stratum: int = Field(ge=1, le=1000)  # the protocol's "three strata of 12"
+    extended_max_words: int = Field(gt=0, le=2_000_000)  # the ceiling a short stratum extends to
+    genres_assigned_at: IsoTime  # every candidate's stratum assigned, before any scoring
+    committed_at: IsoTime  # the title list and the manuscript hashes committed, before any scoring
+    candidates: list[Candidate] = Field(min_length=1)
 
 
 class ArchivedRow(Strict):
@@ -391,6 +447,7 @@ ARTIFACT_KINDS: dict[str, type[BaseModel]] = {
     "chronicle.run": Run,
     "chronicle.reference": ReferenceNovel,
     "chronicle.archive": ArchiveFile,
+    "chronicle.selection": SelectionFile,
 }
 
 

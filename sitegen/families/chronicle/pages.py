@@ -18,9 +18,10 @@ from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.sentences import SENTENCES
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, entry_item_id,
-    latest_date,
+    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, SELECTION_FILE,
+    entry_item_id, latest_date,
 )
+from sitegen.families.chronicle.selection import STRATA
 
 
 def run_path(run_id: str) -> str:
@@ -152,6 +153,7 @@ def outputs(res: ChronicleResults) -> Outputs:
           [("v1.1", res.band.n, "v1.1 five-window", res.band.median, res.band.q1, res.band.q3),
            ("legacy-v1.0", res.legacy.n, "v1.0 four-window", res.legacy.median, res.legacy.q1, res.legacy.q3)],
           "reference", src(COHORT_FILE, REFERENCE_FILE))
+    _selection_tables(res, table, src)
     table("costs", SENTENCES.table_costs(),
           ["entrant", "name", "cost_usd"], [(e, names[e], v) for e, v in res.cost_by_entrant.items()], "costs")
     # Every table a page shows has its download beside it: the overview of the boards (each
@@ -195,6 +197,9 @@ def outputs(res: ChronicleResults) -> Outputs:
               "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded}),
         Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
              {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
+              "record": inp.selection_record, "selection": inp.selection, "candidates": _candidate_order(res),
+              "first_scored": min(((ref.scored_at, ref) for ref, _s in res.references if ref.corpus == V11 and ref.scored_at),
+                                  key=lambda p: (p[0], p[1].id), default=None),
               "legacy_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus != V11), key=lambda p: (-p[1], p[0].id))}),
         Page("chronicle/diagnostics/index.html", "chronicle/diagnostics.html", SENTENCES.page_diagnostics(ident), {**common, "dnf": dnf}),
         Page("chronicle/cohorts/index.html", "chronicle/cohorts.html", SENTENCES.page_cohorts(ident), common),
@@ -213,7 +218,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
     out.summary = {
         "id": "chronicle", "title": ident.name, "href": "chronicle/", "synthetic": c.synthetic,
-        "dated_until": latest_date(c, inp.runs, inp.archive, (e.meta.date for e in inp.amendments)),
+        "dated_until": latest_date(c, inp.runs, inp.archive, (e.meta.date for e in inp.amendments), inp.selection_record, inp.references),
         "nav": [("home", [(ident.name, "chronicle/")]),
                 ("boards", [*((f"Board {b.number}", f"chronicle/boards/{b.id}/") for b in res.boards),
                             *([("Exhibit", "chronicle/exhibit/")] if res.exhibit else [])]),
@@ -226,11 +231,53 @@ def outputs(res: ChronicleResults) -> Outputs:
             {"number": b.number, "name": b.title, "href": f"chronicle/boards/{b.id}/", "first": [r.name for r in b.first],
              "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)} for b in res.boards]},
     }
-    out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
+    out.raw_files = sorted([COHORT_FILE, RUNS_FILE, REFERENCE_FILE, SELECTION_FILE, ARCHIVE_FILE, FREEZE_FILE, PROTOCOL_DOC,
                             *(a.doc.source.rel for a in inp.amendments)])
     band = res.band
     out.texts["chronicle.human-band"] = SENTENCES.human_band(band)
     return out
+
+
+def _candidate_order(res: ChronicleResults) -> list:
+    """The candidate pool as published: by stratum, then the drawn works in draw order, the
+    eligible works not drawn in draw order, and the excluded works by Gutenberg id."""
+    return sorted(res.input.selection.outcomes,
+                  key=lambda o: (STRATA.index(o.candidate.stratum), o.rank is None, o.rank or 0, o.candidate.gutenberg_id))
+
+
+def _selection_tables(res: ChronicleResults, table, src) -> None:
+    """The selection record as computed (protocol section 7): every candidate with its status,
+    the exclusions by reason, each stratum's draw, and the length-sensitivity analysis."""
+    sel = res.input.selection
+    sources = src(COHORT_FILE, SELECTION_FILE, REFERENCE_FILE)
+    table("reference-candidates", SENTENCES.table_reference_candidates(),
+          ["stratum", "gutenberg_id", "title", "author", "words", "original_language", "translator", "form", "cleanly_extractable",
+           "duplicate_of", "content_exclusion_by", "manuscript_sha256", "draw_key_sha256", "draw_rank", "status", "extended_ceiling",
+           "exclusion_reasons"],
+          [(o.candidate.stratum, o.candidate.gutenberg_id, o.candidate.title, o.candidate.author, o.candidate.words,
+            o.candidate.original_language, o.candidate.translator, o.candidate.form, o.candidate.cleanly_extractable,
+            o.candidate.duplicate_of, o.candidate.exclusion.documented_by if o.candidate.exclusion else None, o.candidate.manuscript_sha256,
+            o.key, o.rank, o.status, o.extended, "; ".join(r.code for r in o.reasons) or None) for o in _candidate_order(res)],
+          "selection", sources)
+    table("reference-exclusions", SENTENCES.table_reference_exclusions(), ["reason", "candidates"],
+          sel.reason_counts(), "selection", sources)
+    table("reference-selection-strata", SENTENCES.table_reference_selection_strata(),
+          ["stratum", "candidates", "eligible_in_band", "short", "ceiling_words", "eligible_over_band", "selected", "selected_over_band"],
+          [(d.stratum, d.candidates, d.in_band, d.short, d.ceiling, d.extended, len(d.drawn), d.drawn_extended) for d in sel.strata],
+          "selection", sources)
+    sens = res.sensitivity
+    if sens is None:
+        return
+    sources = src(COHORT_FILE, RUNS_FILE, SELECTION_FILE, REFERENCE_FILE)
+    band_rows = [("v1.1", res.band.n, res.band.median, res.band.q1, res.band.q3)]
+    if sens.without is not None:
+        band_rows.append(("v1.1-within-band", sens.without.n, sens.without.median, sens.without.q1, sens.without.q3))
+    table("reference-length-sensitivity", SENTENCES.table_reference_length_sensitivity(), ["group", "novels", "median", "q1", "q3"],
+          band_rows, "reference", sources)
+    table("reference-length-sensitivity-percentiles", SENTENCES.table_reference_length_sensitivity_percentiles(),
+          ["board", "entrant", "name", "score", "human_percentile", "percentile_within_band", "difference"],
+          [(b.id, r.entrant, r.name, r.score, pct_all, pct_kept, pct_kept - pct_all) for b, r, pct_all, pct_kept in sens.rows],
+          "reference", sources)
 
 
 def _metric(ref) -> str:

@@ -4,7 +4,10 @@ archive, the frozen protocol and its amendment log. Every problem is collected.
 Rules across documents checked here: references (entrant, brief, cohort, profile), boards that
 cannot blend (one board per arm; system entrants only on the system board), withdrawn models
 never on a board, the eligibility band of cohort.json equal to the one the frozen protocol
-states (and holding the v1.1 reference novels), a run's calls numbered 1..n in order, amendment
+states, the reference corpus's selection record (its seed, places and extended ceiling those the
+protocol states, its times in order and before any reference scoring, its content exclusions
+recorded by an amendment made before that scoring) and the v1.1 reference novels exactly the
+works its seeded selection draws (selection.py), a run's calls numbered 1..n in order, amendment
 ids unique and gap-free with dates not before the freeze, every stated composite, window
 median and ChronicleBench Score recomputed, and section 6's standing procedure: every cohort and
 every score on the boards' one instrument, each run in its entrant's cohort and generated between
@@ -32,13 +35,15 @@ from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json, read_jsonl, read_markdown
 from sitegen.families.chronicle.models import (
-    DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, WindowScore,
+    DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, SelectionFile, WindowScore,
 )
+from sitegen.families.chronicle.selection import NOT_DRAWN, SELECTED, Selection, select
 
 COHORT_FILE = "data/chronicle/cohort.json"
 RUNS_FILE = "data/chronicle/runs.jsonl"
 REFERENCE_FILE = "data/chronicle/reference.jsonl"
 ARCHIVE_FILE = "data/chronicle/archive-v1.0.json"
+SELECTION_FILE = "data/chronicle/selection.json"
 FREEZE_FILE = "data/chronicle/freeze.json"
 PROTOCOL_DOC = "content/chronicle/protocol.md"
 STATED_TOLERANCE = 1e-6
@@ -54,6 +59,8 @@ class ChronicleInput:
     runs: list[Run]
     references: list[ReferenceNovel]
     archive: ArchiveFile
+    selection_record: SelectionFile
+    selection: Selection  # computed from the record (selection.py): what reference.jsonl holds
     protocol: MarkdownDoc
     protocol_meta: ProtocolMeta
     amendments: list[Entry]  # the amendment log's valid entries, in file order
@@ -150,20 +157,27 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
 
     cohort = read_model(COHORT_FILE, CohortFile)
     archive = read_model(ARCHIVE_FILE, ArchiveFile)
+    selection_record = read_model(SELECTION_FILE, SelectionFile)
     freeze = read_model(FREEZE_FILE, freeze_mod.FreezeFile)
     runs, runs_lines, runs_archived = _read_lines(root, RUNS_FILE, _RUNS, loaded, limits, files)
     refs, refs_lines, refs_archived = _read_lines(root, REFERENCE_FILE, _REFS, loaded, limits, files)
+    refs_whole = not any(p.file == REFERENCE_FILE for p in out[n_before:])  # every line read: a drawn work's absence is then real
     protocol, protocol_meta = _read_protocol(root, loaded, limits)
     log = amendments_mod.read(root, "chronicle", loaded, limits, AmendmentMeta)
 
+    selection = None
     if archive is not None:
         out.extend(names.clashes(((ARCHIVE_FILE, None, f"$.rows[{i}].entrant", r.entrant) for i, r in enumerate(archive.rows)), "archived entrant"))
     if cohort is not None:
         _check_cohort(cohort, out)
         _check_runs(cohort, runs, runs_lines, runs_archived, out, set(log.present))
         _check_release(cohort, runs, out)
-        _check_not_after_the_build(cohort, runs, runs_lines, archive, out)
+        _check_not_after_the_build(cohort, runs, runs_lines, archive, out, selection_record, refs, refs_lines)
         _check_references(cohort, refs, refs_lines, refs_archived, out)
+        if selection_record is not None:
+            if protocol is not None:
+                _check_selection_statements(protocol, selection_record, out)
+            selection = _check_selection(cohort, selection_record, refs, refs_lines, log, out, refs_whole)
         if protocol_meta is not None and protocol_meta.frozen_on != cohort.protocol_frozen_on:
             out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
         _check_withdrawals(log, cohort, out)
@@ -179,9 +193,9 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
                                     text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
         record, unrecorded = _published_record(root, log, freeze, archive is not None, out)
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out)
-    if len(out) > n_before or None in (cohort, archive, freeze, protocol, protocol_meta):
+    if len(out) > n_before or None in (cohort, archive, selection_record, selection, freeze, protocol, protocol_meta):
         return None
-    return ChronicleInput(cohort, runs, refs, archive, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded)
+    return ChronicleInput(cohort, runs, refs, archive, selection_record, selection, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded)
 
 
 # What the site has published stays as published: each entry of the amendment log and the v1.0
@@ -410,18 +424,23 @@ def _check_calls(run: Run, line: int, entrant, c: CohortFile, out: list[Problem]
                                short_repr(temperature)))
 
 
-def latest_date(c: CohortFile, runs: list[Run], archive: ArchiveFile | None, log_dates) -> str:
+def latest_date(c: CohortFile, runs: list[Run], archive: ArchiveFile | None, log_dates, record: SelectionFile | None = None,
+                refs: list[ReferenceNovel] = ()) -> str:
     """The latest date the family's inputs hold (YYYY-MM-DD): what the build's date must not
     precede (sitegen.clock; the summary's dated_until)."""
     dates = [k.date for k in c.cohorts] + [call.timestamp[:10] for r in runs for call in r.calls]
+    dates += [t[:10] for t in (record.genres_assigned_at, record.committed_at)] if record is not None else []
+    dates += [ref.scored_at[:10] for ref in refs if ref.scored_at is not None]
     dates += [a.timestamp[:10] for r in runs for a in r.superseded] + [e.release.frozen_on for e in c.entrants if e.release]
     dates += ([archive.published_on] if archive is not None else []) + list(log_dates)
     return max(dates, default="")
 
 
-def _check_not_after_the_build(c: CohortFile, runs: list[Run], lines: list[int], archive: ArchiveFile | None, out: list[Problem]) -> None:
+def _check_not_after_the_build(c: CohortFile, runs: list[Run], lines: list[int], archive: ArchiveFile | None, out: list[Problem],
+                               record: SelectionFile | None, refs: list[ReferenceNovel], ref_lines: list[int]) -> None:
     """Nothing on record is dated after the build (a 2031 call or cohort would date the feed and
-    the boards from the future): cohorts, calls, reruns, releases, the archive."""
+    the boards from the future): cohorts, calls, reruns, releases, the archive, the selection
+    record's times and the reference novels' scoring."""
     today, now = clock.today(), clock.now_iso()
     expected = f"on or before {today}, the build's date (SOURCE_DATE_EPOCH, or today)"
     for i, k in enumerate(c.cohorts):
@@ -437,6 +456,13 @@ def _check_not_after_the_build(c: CohortFile, runs: list[Run], lines: list[int],
         late += [(f"$.superseded[{k}].timestamp", a.timestamp) for k, a in enumerate(run.superseded) if a.timestamp > now]
         if late:  # the first: the calls are in order
             out.append(Problem(RUNS_FILE, line, late[0][0], f"a time on or before {now}, the build's time", late[0][1]))
+    if record is not None:
+        for key in ("genres_assigned_at", "committed_at"):
+            if getattr(record, key) > now:
+                out.append(Problem(SELECTION_FILE, None, f"$.{key}", f"a time on or before {now}, the build's time", getattr(record, key)))
+    for ref, line in zip(refs, ref_lines):
+        if ref.scored_at is not None and ref.scored_at > now:
+            out.append(Problem(REFERENCE_FILE, line, "$.scored_at", f"a time on or before {now}, the build's time", ref.scored_at))
 
 
 def _check_release(c: CohortFile, runs: list[Run], out: list[Problem]) -> None:
@@ -549,13 +575,14 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
         legacy = ref.corpus == "legacy-v1.0"
         if legacy != (ref.stratum == "legacy"):
             out.append(Problem(REFERENCE_FILE, line, "$.stratum", "the legacy stratum exactly for the legacy-v1.0 corpus", short_repr(ref.stratum)))
-        # Protocol section 7: the v1.1 additions are 80,000-95,000 cleaned words, "matching the
-        # v1.1 band", so they are held to the band of cohort.json (itself checked against the
-        # protocol). The legacy anchors were selected under v1.0 and are kept as they were.
-        band = c.eligibility
-        if not legacy and not band.min_words <= ref.words <= band.max_words:
-            out.append(Problem(REFERENCE_FILE, line, "$.words", f"{band.min_words} to {band.max_words} words, the eligibility band of the "
-                               "reference additions (protocol section 7)", short_repr(ref.words)))
+        # Protocol section 7: a v1.1 addition is a work the seeded selection drew, its manuscript
+        # the one committed before scoring, and it was scored after that commit
+        # (_check_selection). The legacy anchors were selected under v1.0 and are kept as they were.
+        if not legacy:
+            for key, what in (("manuscript_sha256", "the SHA-256 of its manuscript as committed in the selection record"),
+                              ("scored_at", "the time it was scored (after the selection record's commit)")):
+                if getattr(ref, key) is None:
+                    out.append(Problem(REFERENCE_FILE, line, f"$.{key}", f"{what} (protocol section 7)", "none"))
         if ref.instrument != c.instrument.id:
             out.append(Problem(REFERENCE_FILE, line, "$.instrument", f"{c.instrument.id!r}, the instrument every score on the site comes from "
                                "(protocol section 3a)", short_repr(ref.instrument)))
@@ -567,3 +594,112 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
                       "sagascore" if line in archived else "score")
 
 
+
+
+# The protocol's own statements of the selection (section 7): "three strata of 12", "the ceiling
+# extends mechanically to 110,000 words", "seed string `sagabench-v1.1-gutenberg`".
+_SELECTION_STATEMENTS = (
+    ("places_per_stratum", re.compile(r"three strata of ([0-9]+)"), "the places per stratum", 'the strata stated as "three strata of N"'),
+    ("extended_max_words", re.compile(r"ceiling extends mechanically to\s+([0-9][0-9,]*) words"), "the extended ceiling",
+     'the extended ceiling stated as "the ceiling extends mechanically to N words"'),
+    ("seed", re.compile(r"seed string\s+`([^`\n]+)`"), "the seed string", 'the seed stated as "seed string `...`"'),
+)
+
+
+def _check_selection_statements(protocol: MarkdownDoc, record: SelectionFile, out: list[Problem]) -> None:
+    """selection.json restates the seed, the places per stratum and the extended ceiling for the
+    computation; the frozen protocol decides them, so the two must agree (as for the band)."""
+    for key, rx, name, sentence in _SELECTION_STATEMENTS:
+        m = rx.search(protocol.body)
+        if m is None:
+            out.append(Problem(PROTOCOL_DOC, None, "", f"{sentence} (section 7)", "no such sentence"))
+            continue
+        line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+        want = m.group(1) if key == "seed" else int(m.group(1).replace(",", ""))
+        if getattr(record, key) != want:
+            out.append(Problem(SELECTION_FILE, None, f"$.{key}", f"{want!r}, {name} the frozen protocol states ({PROTOCOL_DOC}:{line})",
+                               short_repr(getattr(record, key))))
+
+
+def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceNovel], lines: list[int], log: amendments_mod.Log,
+                     out: list[Problem], refs_whole: bool = True) -> Selection:
+    """Protocol section 7 and amendment A3: the pool's ids once each, every duplicate_of naming a
+    work of the pool or a legacy anchor, every content exclusion recorded by an amendment of the
+    log dated no later than the first reference scoring, genres assigned after the freeze and
+    committed after that; then the seeded selection, each stratum's places filled, and the v1.1
+    lines of reference.jsonl exactly the works it draws, as committed, scored after the commit
+    (a drawn work is reported missing only when every line of the file could be read)."""
+    f = SELECTION_FILE
+    anchors = {r.gutenberg_id for r in refs if r.corpus == "legacy-v1.0"}
+    first_at: dict[int, int] = {}
+    for i, cand in enumerate(record.candidates):
+        if cand.gutenberg_id in first_at:
+            out.append(Problem(f, None, f"$.candidates[{i}].gutenberg_id", f"each work once in the pool (first at $.candidates[{first_at[cand.gutenberg_id]}])",
+                               str(cand.gutenberg_id)))
+        first_at.setdefault(cand.gutenberg_id, i)
+    for i, cand in enumerate(record.candidates):
+        d = cand.duplicate_of
+        if d is not None and (d == cand.gutenberg_id or (d not in first_at and d not in anchors)):
+            out.append(Problem(f, None, f"$.candidates[{i}].duplicate_of", f"the Gutenberg id of another work of the pool or of a legacy anchor "
+                               f"({REFERENCE_FILE})", str(d)))
+    v11 = [(ref, line) for ref, line in zip(refs, lines) if ref.corpus != "legacy-v1.0"]
+    scored = sorted((ref.scored_at, line) for ref, line in v11 if ref.scored_at is not None)
+    first = scored[0] if scored else None
+    dates = {e: d for _rel, e, d in log.stated if e is not None and d is not None}
+    for i, cand in enumerate(record.candidates):
+        ex = cand.exclusion
+        if ex is None:
+            continue
+        where = f"$.candidates[{i}].exclusion.documented_by"
+        if ex.documented_by not in log.present:
+            out.append(Problem(f, None, where, f"an entry of the amendment log ({', '.join(sorted(log.present))})", short_repr(ex.documented_by)))
+        elif first is not None and dates.get(ex.documented_by, "") > first[0][:10]:
+            out.append(Problem(f, None, where, f"an amendment dated on or before {first[0][:10]}, when the reference scoring began ({REFERENCE_FILE}:{first[1]}): "
+                               "exclusions are made before any scoring (amendment A3)", f"{ex.documented_by}, dated {dates[ex.documented_by]}"))
+    if record.genres_assigned_at[:10] < c.protocol_frozen_on:
+        out.append(Problem(f, None, "$.genres_assigned_at", f"a time on or after {c.protocol_frozen_on}, when the protocol was frozen", record.genres_assigned_at))
+    if record.committed_at < record.genres_assigned_at:
+        out.append(Problem(f, None, "$.committed_at", f"a time at or after {record.genres_assigned_at}, when the genres were assigned (protocol section 7)",
+                           record.committed_at))
+    if first is not None and record.committed_at >= first[0]:
+        out.append(Problem(f, None, "$.committed_at", f"a time before {first[0]}, when the first v1.1 reference novel was scored ({REFERENCE_FILE}:{first[1]}): "
+                           "the title list and manuscript hashes are committed before any scoring (protocol section 7)", record.committed_at))
+
+    band = c.eligibility
+    sel = select(record, band.min_words, band.max_words, anchors, lambda words: expected_windows(words, c.windows), list(c.windows))
+    for s in sel.strata:
+        if len(s.drawn) < sel.places:
+            out.append(Problem(f, None, "$.candidates", f"{sel.places} eligible {s.stratum} works within {s.ceiling:,} words, its stratum's places "
+                               "(protocol section 7)", f"{len(s.drawn)}"))
+    by_id = {o.candidate.gutenberg_id: o for o in sel.outcomes}
+    seen: dict[int, int] = {}
+    for ref, line in v11:
+        gid = ref.gutenberg_id
+        if gid in seen:
+            out.append(Problem(REFERENCE_FILE, line, "$.gutenberg_id", f"each drawn work once (first at line {seen[gid]})", str(gid)))
+            continue
+        seen[gid] = line
+        o = by_id.get(gid)
+        wanted = f"a work the seeded selection of {f} draws (protocol section 7)"
+        if o is None:
+            out.append(Problem(REFERENCE_FILE, line, "$.gutenberg_id", wanted, f"{gid}, which is not in the candidate pool"))
+            continue
+        if o.status == NOT_DRAWN:
+            out.append(Problem(REFERENCE_FILE, line, "$.gutenberg_id", wanted, f"{gid}, eligible but not drawn: draw rank {o.rank} in {o.candidate.stratum}, "
+                               f"which has {sel.places} places ($.candidates[{o.index}])"))
+            continue
+        if o.status != SELECTED:
+            out.append(Problem(REFERENCE_FILE, line, "$.gutenberg_id", wanted, f"{gid}, excluded: {', '.join(r.code for r in o.reasons)} ($.candidates[{o.index}])"))
+            continue
+        cand = o.candidate
+        for key in ("stratum", "title", "author", "words", "manuscript_sha256"):
+            mine, theirs = getattr(ref, key), getattr(cand, key)
+            if mine is not None and mine != theirs:
+                found = mine if key == "manuscript_sha256" else short_repr(mine)  # a hash whole, as the expected one
+                expected = theirs if key == "manuscript_sha256" else repr(theirs)
+                out.append(Problem(REFERENCE_FILE, line, f"$.{key}", f"{expected}, as committed for work {gid} in {f} $.candidates[{o.index}]", found))
+    for gid, o in sel.drawn.items():
+        if refs_whole and gid not in seen:
+            out.append(Problem(f, None, f"$.candidates[{o.index}]", f"a line of {REFERENCE_FILE} for this work, which the seeded selection "
+                               f"draws ({o.candidate.stratum}, draw rank {o.rank}: {gid}, {o.candidate.title!r})", f"no line of {REFERENCE_FILE} for it"))
+    return sel
