@@ -594,8 +594,6 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
                       "sagascore" if line in archived else "score")
 
 
-
-
 # The protocol's own statements of the selection (section 7): "three strata of 12", "the ceiling
 # extends mechanically to 110,000 words", "seed string `sagabench-v1.1-gutenberg`".
 _SELECTION_STATEMENTS = (
