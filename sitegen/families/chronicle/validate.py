@@ -46,7 +46,7 @@ PROTOCOL_DOC = "content/chronicle/protocol.md"
 STATED_TOLERANCE = 1e-6
 WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
 
-_BOOK_START = Location(ch=1, sec=1)
+BOOK_START = Location(ch=1, sec=1)  # where a whole book, and its opening window, begins
 _RUNS = TypeAdapter(list[Run])
 _REFS = TypeAdapter(list[ReferenceNovel])
 
@@ -532,7 +532,7 @@ def _check_scoring(run: Run, line: int, c: CohortFile, profiles: dict, profile: 
     for k, j in enumerate(s.whole_book):
         _check_judge_run(f, line, f"$.scoring.whole_book[{k}]", j, profiles, profile, out)
         if ending is not None:  # the whole book runs from chapter 1 section 1 to the ending window's last section
-            _check_quotes(f, line, f"$.scoring.whole_book[{k}]", j, _BOOK_START, ending.span.last,
+            _check_quotes(f, line, f"$.scoring.whole_book[{k}]", j, BOOK_START, ending.span.last,
                           "the book, from its first section to the ending window's last", out)
 
 
