@@ -199,7 +199,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.figures.extend(f for pair in figures.values() for f in pair if f is not None)
     common = {"verify_page": "downloads/#checking", "res": res, "figures": figures, "c": c, "ident": ident, "names": names, "briefs": briefs, "cohorts": {k.id: k for k in c.cohorts}, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
-              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
+              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs]), "run_evidence": run_evidence}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
@@ -220,8 +220,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     if res.exhibit is not None:
         pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", SENTENCES.page_exhibit(ident), common))
     for rr in res.runs:
-        pages.append(Page(run_path(rr.run.id), "chronicle/run.html", SENTENCES.page_run(rr, ident),
-                          {**common, "rr": rr, "evidence": run_evidence(rr.run.windows, rr.run.scoring.whole_book)}))
+        pages.append(Page(run_path(rr.run.id), "chronicle/run.html", SENTENCES.page_run(rr, ident), {**common, "rr": rr}))
     out.pages.extend(pages)
     out.feed = feed_entries(res, log, bodies)
     out.files[FEED_PATH] = atom_bytes(res, out.feed)
@@ -274,7 +273,8 @@ def evidence_rows(windows, whole_book):
 
 
 def run_evidence(windows, whole_book) -> list[tuple]:
-    """What a run page shows of the evidence: for each window (then the whole book), its span
+    """What a run page shows of the evidence (built as the page renders, so a page the build
+    cache holds costs nothing): for each window (then the whole book), its span
     and, per dimension, each judge run's score with its quotes as (location, quote), the location
     written chapter.section (one value for the page to escape, not two: a run page shows some
     170 quotes)."""
