@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
@@ -351,12 +352,29 @@ MAX_DEPTH = 200  # levels of nesting: far deeper than any artifact, far short of
 _DEPTH_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
+_ESCAPE = re.compile(r"\\.", re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _max_depth(text: str) -> int:
+    """The deepest nesting of the text's brackets outside strings, in passes that run in C:
+    escapes dropped (so a quotation mark left is one that opens or closes a string), the
+    strings dropped (every other piece between quotation marks), then every character but a
+    bracket. Up to the first character the decoder refuses it is exact, and the decoder never
+    reads past that one."""
+    if "\\" in text:
+        text = _ESCAPE.sub("", text)
+    brackets = _NOT_BRACKET.sub("", "".join(text.split('"')[0::2]))
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
 def _too_deep(text: str) -> int | None:
     """The offset where the text's nesting first goes beyond MAX_DEPTH, if it does. The decoder
     and the tree walks here recurse once per level, and Python's recursion limit would end
     them in a RecursionError naming no file; a deeper document is refused before it is parsed.
     A text with fewer opening brackets than that cannot be as deep: two count()s settle it."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if text.count("[") + text.count("{") <= MAX_DEPTH or _max_depth(text) <= MAX_DEPTH:
         return None
     depth = 0
     for m in _DEPTH_TOKEN.finditer(text):

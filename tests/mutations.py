@@ -33,8 +33,9 @@ MAP_OBJECTS: dict[str, set[str]] = {
     "data/canonic/cells.jsonl": {"$.judgments[*].anchors"},
     "data/canonic/probes.json": {"$.probes[*].judgments[*].anchors"},
     "data/chronicle/cohort.json": {"$.profiles[*].weights"},
-    "data/chronicle/runs.jsonl": {"$.windows[*].runs[*].dimensions", "$.calls[*].params"},
-    "data/chronicle/reference.jsonl": {"$.windows[*].runs[*].dimensions"},
+    "data/chronicle/runs.jsonl": {"$.windows[*].runs[*].dimensions", "$.calls[*].params", "$.windows[*].runs[*].evidence",
+                                  "$.scoring.whole_book[*].evidence"},
+    "data/chronicle/reference.jsonl": {"$.windows[*].runs[*].dimensions", "$.windows[*].runs[*].evidence"},
     "data/nextchapter/calls.jsonl": {"$.candidate.scores", "$.reference.scores", "$.author.scores"},
 }
 

@@ -480,6 +480,7 @@ def test_a_stated_number_one_point_off_is_rejected_with_line_and_json_path(chron
 def judge_run(dims: list[int], cap: float | None = None):
     names = ["hook", "prose", "character", "dialogue", "pacing", "structure", "originality", "coherence"]
     return JudgeRun.model_validate({"profile": "p", "dimensions": dict(zip(names, dims)),
+                                    "evidence": {n: [{"ch": 1, "sec": 1, "quote": "A line."}] for n in names},
                                     "cap": None if cap is None else {"value": cap, "reason": "test"}})
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.load import Loaded, read_json
+from sitegen.load import Loaded, _max_depth, _too_deep, read_json
 
 from conftest import CELLS_REL, FREEZE_REL, PROBES_REL, hash_tree, read_json as read_json_file, run_cli, write_json
 
@@ -265,3 +265,22 @@ def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, cached_si
     r = build_cli(site, out)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (out / "assets" / "latin-1.txt").read_bytes() == "café, naïve\n".encode("latin-1")
+
+
+@pytest.mark.parametrize("text, depth", [
+    ('{"a": "[[[[[[[[[[", "b": [1, {"c": "\\"]]]]"}]}', 3),
+    ('{"a": "\\\\", "b": [[[]]]}', 4),
+    ('[' * 5 + ']' * 5, 5),
+    ('{}', 1),
+])
+def test_the_nesting_depth_skips_brackets_inside_strings(text, depth):
+    json.loads(text)
+    assert _max_depth(text) == depth
+
+
+def test_a_deep_document_with_many_brackets_in_strings_is_still_found_where_it_goes_too_deep():
+    strings = ",".join(['"[[[{{{\\"]]"'] * 100)
+    ok = "[" + strings + ",[[1]]]"
+    assert _too_deep(ok) is None
+    deep = "[" + strings + "," + "[" * 200 + "]" * 200 + "]"
+    assert _too_deep(deep) == len("[" + strings + ",") + 199

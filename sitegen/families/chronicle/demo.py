@@ -52,6 +52,7 @@ Run: ``python -m sitegen.families.chronicle.demo [--root DIR]``.
 from __future__ import annotations
 
 import argparse
+import bisect
 import hashlib
 import re
 import statistics
@@ -84,8 +85,9 @@ DEMO_SEED = 20260821
 """The one seed (the protocol's freeze date). Streams: [seed, 0] design (entrant profiles,
 which sustained runs stall or hit the cap), [seed, 1, i] every draw of entrant i's runs in
 ENTRANTS order, [seed, 2] the reference corpus, [seed, 3] the v1.0 archive, [seed, 4] the
-candidate pool's words. Each file draws from its own streams, so changing one never changes
-another."""
+candidate pool's words, [seed, 8, k] the rest of run k's score file, [seed, 9, k] run k's
+evidence (chapters, window spans, quotes) and [seed, 10, k] reference novel k's. Each file
+draws from its own streams, so changing one never changes another."""
 
 FROZEN_AT = "2026-08-21T06:00:00Z"
 INSTRUMENT_ID = "obr-v2.1-2026-03-08"
@@ -337,6 +339,98 @@ def _add_scoring(rng, run: dict) -> None:
         "engagement": segments, "issues": issues, "whole_book": whole,
         "cost_usd": round(0.35 + words / 1000 * 0.018 + float(rng.uniform(0, 0.2)), 4),
     }
+
+
+# ---------------------------------------------------------------- evidence
+
+# The judge's evidence (section 3a): every dimension score of every judge run cites 1-3 short
+# quotes with their chapter and section. The quotes are synthetic lines drawn from small pools
+# per text (the B2 station, the N1 family, the reference novels), short so the files stay small:
+# mostly one quote per dimension, sometimes two or three.
+QUOTE_COUNTS, QUOTE_COUNT_P = (1, 2, 3), (0.92, 0.06, 0.02)
+WINDOW_WORDS = 10_000  # each positional window, and the ending (kept from the tail)
+QUOTE_POOLS = {
+    "b2": (("Okafor", "Mira", "The relay", "Vance", "The dish", "The ice"),
+           ("counted the dead channels", "hummed under the floor", "logged silence as weather", "kept the heat at half",
+            "found frost in the airlock", "slept in the radio room", "had not answered in days")),
+    "n1": (("Margaret", "Tom", "Aunt Celia", "Ruth", "The house", "The will"),
+           ("kept the letters in a tin", "would not sit in his chair", "priced the silver", "left the east wing cold",
+            "laughed at the wrong time", "signed without reading", "burned the second draft")),
+    "human": (("The captain", "Her mother", "Old Hanley", "My uncle", "The letter", "The girl"),
+              ("stood at the gate in rain", "said nothing of the debt", "came back without the horse", "was read twice",
+               "never forgave the parson", "kept her own counsel", "looked older by candlelight")),
+}
+SPEAKERS = {"b2": ("Okafor", "Mira", "Vance"), "n1": ("Margaret", "Tom", "Ruth"), "human": ("she", "he", "Hanley")}
+SPEECH = ("You kept them all", "Nobody asked me", "We leave at dawn", "It was never yours", "Say it again", "Not tonight")
+
+
+def _layout(rng, words: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The text's parsed structure: the first word of every section, and its (chapter,
+    section), in reading order. Chapters of 2,800-4,600 words, one to four sections each."""
+    n = max(1, round(words / float(rng.uniform(2_800, 4_600))))
+    chapter_words = np.floor(rng.dirichlet([30.0] * n) * words).astype(int).tolist()
+    starts, where, at = [], [], 0
+    for ch, size in enumerate(chapter_words, start=1):
+        k = int(rng.integers(1, 5))
+        cuts = sorted(int(c) for c in rng.choice(np.arange(1, size), k - 1, replace=False)) if size > k else []
+        for sec, cut in enumerate([0, *cuts], start=1):
+            starts.append(at + cut)
+            where.append((ch, sec))
+        at += size
+    return starts, where
+
+
+def _locate(starts: list[int], where: list[tuple[int, int]], word: int) -> dict:
+    ch, sec = where[bisect.bisect_right(starts, word) - 1]
+    return {"ch": ch, "sec": sec}
+
+
+def _window_range(window: str, words: int) -> tuple[int, int]:
+    """[first word, last word + 1) of a window of a text of `words` words."""
+    if window == "ending":
+        return max(0, words - WINDOW_WORDS), words
+    return WINDOW_START[window], min(WINDOW_START[window] + WINDOW_WORDS, words)
+
+
+def _quote(rng, pool: str, dimension: str) -> str:
+    subjects, predicates = QUOTE_POOLS[pool]
+    who = subjects[int(rng.integers(len(subjects)))]
+    if dimension == "dialogue":
+        return f"\u201c{SPEECH[int(rng.integers(len(SPEECH)))]},\u201d {SPEAKERS[pool][int(rng.integers(len(SPEAKERS[pool])))]} said."
+    return f"{who} {predicates[int(rng.integers(len(predicates)))]}."
+
+
+def _evidence(rng, pool: str, starts, where, lo: int, hi: int) -> dict:
+    """A judge run's quotes for each dimension, at words drawn inside [lo, hi), in reading order."""
+    out = {}
+    for d in DIMENSIONS:
+        n = int(rng.choice(QUOTE_COUNTS, p=QUOTE_COUNT_P))
+        at = sorted(int(w) for w in rng.integers(lo, hi, n))
+        out[d] = [{**_locate(starts, where, w), "quote": _quote(rng, pool, d)} for w in at]
+    return out
+
+
+def _with_evidence(run: dict, evidence: dict) -> dict:
+    """A judge run with its evidence after its scores (the file reads score, then quotes)."""
+    return {"profile": run["profile"], "dimensions": run["dimensions"], "evidence": evidence,
+            **{k: v for k, v in run.items() if k not in ("profile", "dimensions")}}
+
+
+def _add_evidence(rng, text: dict, pool: str) -> None:
+    """Lay the text out in chapters and sections, give each window its span and each judge run
+    (of the windows, and of the whole book for a run) its quotes, located in what it read."""
+    words = text["words"]
+    starts, where = _layout(rng, words)
+    windows = []
+    for w in text["windows"]:
+        lo, hi = _window_range(w["window"], words)
+        span = {"first": _locate(starts, where, lo), "last": _locate(starts, where, hi - 1)}
+        runs = [_with_evidence(jr, _evidence(rng, pool, starts, where, lo, hi)) for jr in w["runs"]]
+        windows.append({"window": w["window"], "span": span, **{k: v for k, v in w.items() if k != "window"}, "runs": runs})
+    text["windows"] = windows
+    if "scoring" in text:
+        s = text["scoring"]
+        s["whole_book"] = [_with_evidence(jr, _evidence(rng, pool, starts, where, 0, words)) for jr in s["whole_book"]]
 
 
 # ---------------------------------------------------------------- runs
@@ -665,9 +759,13 @@ def generate(root: Path) -> None:
     runs.sort(key=lambda r: r["id"])
     for k, r in enumerate(runs):  # after the runs: a stream of its own, so nothing drawn before moves
         _add_scoring(_rng(8, k), r)
+    for k, r in enumerate(runs):  # the evidence last, on streams of its own: no score moves
+        _add_evidence(_rng(9, k), r, r["brief"])
     selection = _selection_document()
     record = SelectionFile.model_validate(selection, strict=True)
     reference = _reference_lines(record)
+    for k, r in enumerate(reference):
+        _add_evidence(_rng(10, k), r, "human")
     archive = _archive_document()
     for r in runs:
         Run.model_validate(r, strict=True)

@@ -6,8 +6,10 @@ Files under data/chronicle/:
                      band, windows, the pinned OBR instrument, weight profiles, briefs, roster,
                      boards, cohorts and the controlled exhibit;
 - runs.jsonl         one line per scored run: per-call records, manuscript hash, words, stop
-                     reason, and for each of the five windows three judge runs;
-- reference.jsonl    one line per human reference novel (36 v1.1 + 14 legacy anchors);
+                     reason, and for each of the five windows its span (chapter and section)
+                     and three judge runs, each citing 1-3 located quotes per dimension scored;
+- reference.jsonl    one line per human reference novel (36 v1.1 + 14 legacy anchors), its
+                     windows judged and evidenced the same way;
 - selection.json     the reference corpus's selection record (protocol section 7): the seed,
                      the places per stratum, when genres were assigned and when the title list
                      and manuscript hashes were committed, and the full candidate pool with the
@@ -23,10 +25,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from sitegen.amendments import EntryId, EntryMeta
-from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, Sha256, Slug, Text
+from sitegen.fields import exact_integer, IsoDate, IsoTime, Name, NoControl, Sha256, Slug, Text
 
 WINDOWS = ("opening", "25k", "50k", "75k", "ending")
 LEGACY_WINDOWS = ("opening", "25k", "50k", "ending")  # v1.0's four-window metric
@@ -233,11 +235,66 @@ class Cap(Strict):
     reason: Text
 
 
+# The judge's evidence (protocol section 3a: "every dimension score must cite 1-3 short quotes
+# with chapter/section locations"). A location is where the production parser puts the passage:
+# its chapter, and its section within that chapter, both numbered from 1. A quote is short: at
+# most QUOTE_MAX_CHARS characters (two or three sentences; a longer excerpt is a passage, not a
+# quote), with at least one character that is not a space. LOCATION_MAX bounds both numbers far
+# above any novel's (the longest run to a few hundred chapters), so a runaway number is refused
+# even where no window span can place it.
+QUOTES_MIN, QUOTES_MAX = 1, 3
+QUOTE_MAX_CHARS = 300
+LOCATION_MAX = 10_000
+
+
+def _not_blank(v: str) -> str:
+    if not v.strip():
+        raise ValueError("a quote with at least one character that is not a space")
+    return v
+
+
+class Location(Strict):
+    """A place in a manuscript as the parser numbers it: chapter, and section within it."""
+
+    ch: int = Field(ge=1, le=LOCATION_MAX, title="Chapter", description="The chapter, numbered from 1.")
+    sec: int = Field(ge=1, le=LOCATION_MAX, title="Section", description="The section within the chapter, numbered from 1.")
+
+
+class Quote(Location):
+    """One quote the judge cites for a dimension's score, where it found it."""
+
+    quote: Annotated[str, StringConstraints(min_length=1, max_length=QUOTE_MAX_CHARS), NoControl, AfterValidator(_not_blank)] = Field(
+        description=f"The quoted text, as the judge quoted it: 1 to {QUOTE_MAX_CHARS} characters, not all spaces.")
+
+
+# 1 to 3 quotes (protocol section 3a: every dimension score cites 1-3 short quotes).
+Quotes = Annotated[list[Quote], Field(min_length=QUOTES_MIN, max_length=QUOTES_MAX)]
+
+
+class Evidence(Strict):
+    """The quotes behind each of the eight scores of a judge run: every dimension scored cites
+    its evidence, and no evidence stands for a dimension that is not scored."""
+
+    hook: Quotes
+    prose: Quotes
+    character: Quotes
+    dialogue: Quotes
+    pacing: Quotes
+    structure: Quotes
+    originality: Quotes
+    coherence: Quotes
+
+
+assert tuple(Evidence.model_fields) == DIMENSIONS
+
+
 class JudgeRun(Strict):
-    """One OBR run on one window: eight 1-10 scores under a weight profile, maybe capped."""
+    """One OBR run on one window: eight 1-10 scores under a weight profile, each with the quotes
+    it cites as evidence, maybe capped."""
 
     profile: Slug
     dimensions: dict[Dimension, int]
+    evidence: Evidence
     cap: Cap | None = None
     composite: float | None = Field(default=None, ge=0, le=100)  # stated; recomputed and compared
 
@@ -252,8 +309,18 @@ class JudgeRun(Strict):
         return d
 
 
+class Span(Strict):
+    """Where a window lies in its text, as the parser cut it: from the section holding its first
+    word to the section holding its last (a window is cut on paragraph boundaries, so it may
+    start and end inside a section). Its quotes must lie within it."""
+
+    first: Location
+    last: Location
+
+
 class WindowScore(Strict):
     window: Window
+    span: Span
     runs: list[JudgeRun] = Field(min_length=JUDGE_RUNS, max_length=JUDGE_RUNS)
     composite: float | None = Field(default=None, ge=0, le=100)  # stated median; recomputed and compared
 

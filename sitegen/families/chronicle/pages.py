@@ -1,6 +1,7 @@
 """What ChronicleBench publishes: the frozen protocol with its amendment log, three boards that
 never share a table, the controlled exhibit, the human reference band, DNF and withdrawn-model
-diagnostics, the cohort changelog with costs, the v1.0 archive, run manifests and an Atom feed.
+diagnostics, the cohort changelog with costs, the v1.0 archive, run manifests with the judge's
+evidence behind every score (and the reference novels' as a download) and an Atom feed.
 
 Every ranking table is built from one board's rows only; a download carries its board's id.
 """
@@ -16,10 +17,11 @@ from sitegen.families import Figure, Outputs, Page, Table
 from sitegen.families.chronicle.compute import V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
+from sitegen.families.chronicle.models import DIMENSIONS, LOCATION_MAX, QUOTE_MAX_CHARS, QUOTES_MAX, QUOTES_MIN
 from sitegen.families.chronicle.sentences import SENTENCES
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, SELECTION_FILE,
-    entry_item_id, latest_date,
+    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, BOOK_START, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE,
+    SELECTION_FILE, entry_item_id, latest_date,
 )
 from sitegen.families.chronicle.selection import STRATA
 
@@ -144,6 +146,16 @@ def outputs(res: ChronicleResults) -> Outputs:
             rr.windows[w])
            for rr in res.runs for win in rr.run.windows for w in (win.window,)
            for i, (jr, j) in enumerate(zip(win.runs, rr.judges[w]), start=1)], "runs")
+    evidence_columns = ["window", "judge_run", "dimension", "score", "chapter", "section", "quote"]
+    table("evidence", SENTENCES.table_evidence(), ["run", *evidence_columns],
+          [(rr.run.id, *row) for rr in res.runs for row in evidence_rows(rr.run.windows, rr.run.scoring.whole_book)], "evidence", src(RUNS_FILE))
+    table("reference-evidence", SENTENCES.table_reference_evidence(), ["id", *evidence_columns],
+          [(ref.id, *row) for ref, _s in res.references for row in evidence_rows(ref.windows, ())], "evidence", src(REFERENCE_FILE))
+    table("window-spans", SENTENCES.table_window_spans(), ["text", "kind", "window", "first_chapter", "first_section", "last_chapter", "last_section"],
+          [(text.id, kind, window, first.ch, first.sec, last.ch, last.sec)
+           for kind, texts in (("run", [(rr.run, rr.run.scoring.whole_book) for rr in res.runs]), ("reference", [(ref, ()) for ref, _s in res.references]))
+           for text, whole in texts for window, first, last, _runs in _evidence_texts(text.windows, whole)],
+          "evidence", src(RUNS_FILE, REFERENCE_FILE))
     table("reference", SENTENCES.table_reference(),
           ["id", "title", "author", "gutenberg_id", "corpus", "stratum", "words", "recognized", "windows", "metric", "score"],
           [(ref.id, ref.title, ref.author, ref.gutenberg_id, ref.corpus, ref.stratum, ref.words, ref.recognized, len(ref.windows),
@@ -189,11 +201,12 @@ def outputs(res: ChronicleResults) -> Outputs:
     out.figures.extend(f for pair in figures.values() for f in pair if f is not None)
     common = {"verify_page": "downloads/#checking", "res": res, "figures": figures, "c": c, "ident": ident, "names": names, "briefs": briefs, "cohorts": {k.id: k for k in c.cohorts}, "synthetic": c.synthetic,
               "run_sources": run_sources, "run_path": run_path, "calls_stem": calls_stem, "tables": {t.stem: t for t in out.tables},
-              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs])}
+              "run_ids": render.row_ids("run", [rr.run.id for rr in res.runs]), "run_evidence": run_evidence}
     pages = [
         Page("chronicle/index.html", "chronicle/home.html", ident.name, common),
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
              {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": protocol_frozen,
+              "quotes_min": QUOTES_MIN, "quotes_max": QUOTES_MAX, "quote_max_chars": QUOTE_MAX_CHARS, "location_max": LOCATION_MAX,
               "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded}),
         Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
              {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
@@ -278,6 +291,47 @@ def _selection_tables(res: ChronicleResults, table, src) -> None:
           ["board", "entrant", "name", "score", "human_percentile", "percentile_within_band", "difference"],
           [(b.id, r.entrant, r.name, r.score, pct_all, pct_kept, pct_kept - pct_all) for b, r, pct_all, pct_kept in sens.rows],
           "reference", sources)
+
+
+WHOLE_BOOK = "whole-book"  # the evidence rows of the whole-book judge runs, after the windows'
+
+
+def _evidence_texts(windows, whole_book):
+    """(window, its first and last locations, its judge runs) of each window in order, then of
+    the whole book (from chapter 1 section 1 to the ending window's last section) when there are
+    whole-book judge runs."""
+    for w in windows:
+        yield w.window, w.span.first, w.span.last, w.runs
+    if whole_book and windows:
+        yield WHOLE_BOOK, BOOK_START, windows[-1].span.last, whole_book
+
+
+def evidence_rows(windows, whole_book):
+    """The evidence download's rows of one text: one per quote, in the order of the windows (then
+    the whole book), judge runs (from 1), DIMENSIONS and the quotes as cited. The spans the
+    quotes are checked against are the window-spans download's."""
+    for window, _first, _last, runs in _evidence_texts(windows, whole_book):
+        for k, jr in enumerate(runs, start=1):
+            ev = jr.evidence
+            for d in DIMENSIONS:
+                score = jr.dimensions[d]
+                for q in getattr(ev, d):
+                    yield (window, k, d, score, q.ch, q.sec, q.quote)
+
+
+def run_evidence(windows, whole_book) -> list[tuple]:
+    """What a run page shows of the evidence (built as the page renders, so a page the build
+    cache holds costs nothing): for each window (then the whole book), its span
+    and, per dimension, each judge run's score with its quotes as (location, quote), the location
+    written chapter.section (one value for the page to escape, not two: a run page shows some
+    170 quotes)."""
+    out = []
+    for window, first, last, runs in _evidence_texts(windows, whole_book):
+        evs = [jr.evidence for jr in runs]
+        rows = [(d, [(jr.dimensions[d], [(f"{q.ch}.{q.sec}", q.quote) for q in getattr(ev, d)]) for jr, ev in zip(runs, evs)])
+                for d in DIMENSIONS]
+        out.append((window, first, last, rows))
+    return out
 
 
 def _metric(ref) -> str:

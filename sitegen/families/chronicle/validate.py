@@ -9,9 +9,11 @@ protocol states, its times in order and before any reference scoring, its conten
 recorded by an amendment made before that scoring) and the v1.1 reference novels exactly the
 works its seeded selection draws (selection.py), a run's calls numbered 1..n in order, amendment
 ids unique and gap-free with dates not before the freeze, every stated composite, window
-median and ChronicleBench Score recomputed, and section 6's standing procedure: every cohort and
-every score on the boards' one instrument, each run in its entrant's cohort and generated between
-the freeze and the day its cohort landed.
+median and ChronicleBench Score recomputed, the judge's evidence placed (each window's span in
+order through the text, every quote inside the window or the book its judge run read, to the
+section), and section 6's standing procedure: every cohort and every score on the boards' one
+instrument, each run in its entrant's cohort and generated between the freeze and the day its
+cohort landed.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from sitegen.errors import Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json, read_jsonl, read_markdown
 from sitegen.families.chronicle.models import (
-    DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, ProtocolMeta, ReferenceNovel, Run, SelectionFile, WindowScore,
+    DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, Location, ProtocolMeta, ReferenceNovel, Run, SelectionFile, WindowScore,
 )
 from sitegen.families.chronicle.selection import NOT_DRAWN, SELECTED, Selection, select
 
@@ -49,6 +51,7 @@ PROTOCOL_DOC = "content/chronicle/protocol.md"
 STATED_TOLERANCE = 1e-6
 WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
 
+BOOK_START = Location(ch=1, sec=1)  # where a whole book, and its opening window, begins
 _RUNS = TypeAdapter(list[Run])
 _REFS = TypeAdapter(list[ReferenceNovel])
 
@@ -104,6 +107,11 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
     names = [w.window for w in windows]
     if names != list(expected_windows):
         out.append(Problem(rel, line, "$.windows", f"the windows {', '.join(expected_windows)} in that order", ", ".join(names) or "none"))
+    else:
+        _check_spans(rel, line, windows, out)
+    for wi, w in enumerate(windows):
+        for ri, r in enumerate(w.runs):
+            _check_quotes(rel, line, f"$.windows[{wi}].runs[{ri}]", r, w.span.first, w.span.last, f"the {w.window} window's span", out)
     for wi, w in enumerate(windows):
         for ri, r in enumerate(w.runs):
             if not _check_judge_run(rel, line, f"$.windows[{wi}].runs[{ri}]", r, profiles, profile, out):
@@ -115,6 +123,45 @@ def _check_scores(rel: str, line: int, windows: list[WindowScore], stated: float
         s = book_score(windows, profiles.__getitem__)
         if abs(stated - s) > STATED_TOLERANCE:
             out.append(Problem(rel, line, f"$.{stated_key}", f"{s:.6f}, the mean of the window composites", short_repr(stated)))
+
+
+def _at(loc) -> str:
+    return f"chapter {loc.ch} section {loc.sec}"
+
+
+def _check_spans(rel: str, line: int, windows: list[WindowScore], out: list[Problem]) -> None:
+    """The windows' spans, as far as the record can tell: each ends at or after it begins, the
+    opening begins at chapter 1 section 1, the positional windows begin in the order they stand
+    in the text (the ending, tail-kept, may begin before the 75k window of a short book), and
+    none ends after the ending, whose last section is the text's last."""
+    end = windows[-1].span.last if windows and windows[-1].window == "ending" else None
+    begun = None  # (window, its first location) of the previous positional window
+    for wi, w in enumerate(windows):
+        first, last = w.span.first, w.span.last
+        if (first.ch, first.sec) > (last.ch, last.sec):
+            out.append(Problem(rel, line, f"$.windows[{wi}].span.last", f"a location at or after the span's first, {_at(first)}", _at(last)))
+        if w.window == "opening" and (first.ch, first.sec) != (1, 1):
+            out.append(Problem(rel, line, f"$.windows[{wi}].span.first", "chapter 1 section 1, where the opening window begins", _at(first)))
+        if w.window != "ending":
+            if begun is not None and (first.ch, first.sec) < (begun[1].ch, begun[1].sec):
+                out.append(Problem(rel, line, f"$.windows[{wi}].span.first", f"a location at or after {_at(begun[1])}, where the {begun[0]} "
+                                   "window begins (the windows stand in the text in order)", _at(first)))
+            begun = (w.window, first)
+        if end is not None and (last.ch, last.sec) > (end.ch, end.sec):
+            out.append(Problem(rel, line, f"$.windows[{wi}].span.last", f"a location at or before {_at(end)}, the text's last section "
+                               "(where the ending window, kept from the tail, ends)", _at(last)))
+
+
+def _check_quotes(rel: str, line: int, where: str, r, first, last, inside: str, out: list[Problem]) -> None:
+    """Every quote a judge run cites lies in the text it judged: from `first` to `last`, to the
+    section (protocol section 3a: quotes with chapter and section locations)."""
+    lo, hi = (first.ch, first.sec), (last.ch, last.sec)
+    ev = r.evidence
+    for d in DIMENSIONS:
+        for k, q in enumerate(getattr(ev, d)):
+            if not lo <= (q.ch, q.sec) <= hi:
+                out.append(Problem(rel, line, f"{where}.evidence.{d}[{k}]", f"a location inside {inside}, {_at(first)} to {_at(last)} "
+                                   "(a quote cites the text the judge read)", _at(q)))
 
 
 def _check_judge_run(rel: str, line: int, where: str, r, profiles: dict, profile: str | None, out: list[Problem]) -> bool:
@@ -507,8 +554,12 @@ def _check_scoring(run: Run, line: int, c: CohortFile, profiles: dict, profile: 
             out.append(Problem(f, line, f"$.scoring.issues[{i}]", f"an issue of the diagnosis taxonomy ({', '.join(c.vocabulary.issues)})", short_repr(issue)))
     for d in duplicates(s.issues):
         out.append(Problem(f, line, "$.scoring.issues", "each issue once", f"{d!r} more than once"))
+    ending = run.windows[-1] if run.windows and run.windows[-1].window == "ending" else None
     for k, j in enumerate(s.whole_book):
         _check_judge_run(f, line, f"$.scoring.whole_book[{k}]", j, profiles, profile, out)
+        if ending is not None:  # the whole book runs from chapter 1 section 1 to the ending window's last section
+            _check_quotes(f, line, f"$.scoring.whole_book[{k}]", j, BOOK_START, ending.span.last,
+                          "the book, from its first section to the ending window's last", out)
 
 
 def _check_rerun(run: Run, line: int, amendment_ids: set[str], out: list[Problem]) -> None:
