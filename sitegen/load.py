@@ -220,6 +220,7 @@ class _Refused:
 
 
 _INT64 = (-(2**63), 2**63 - 1)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")  # an integer this long may be out of _INT64
 MAX_KEYS = 10_000  # keys of one JSON object
 
 
@@ -248,6 +249,9 @@ class _Decoder:
         self.flagged: set[str] = set()
         self.dups = self.hits = self.refused = 0
         self._json = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=self._constant, parse_int=self._int)
+        # Without the integer hook (a call per integer): for a text with no run of 19 digits,
+        # where every integer is within 64 bits (a run inside a string only costs the hook).
+        self._json_short_ints = json.JSONDecoder(object_pairs_hook=self._hook, parse_constant=self._constant)
 
     def _constant(self, literal: str) -> _Refused:
         self.refused += 1
@@ -289,7 +293,7 @@ class _Decoder:
         """(value, had duplicate keys, had a screened key). A value the build cannot take
         (see _Refused) raises RefusedNumbers naming the JSON path of each."""
         self.dups = self.hits = self.refused = 0
-        value = self._json.decode(text)
+        value = (self._json if _LONG_DIGITS.search(text) else self._json_short_ints).decode(text)
         if self.refused:
             raise RefusedNumbers([(json_path(loc), v) for loc, v in _nodes(value) if isinstance(v, _Refused)])
         return value, self.dups > 0, self.hits > 0
