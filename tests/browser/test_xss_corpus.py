@@ -170,7 +170,28 @@ def _record_filter(name: str | None, root: Path):
         return lambda rec: rec["task"] in tasks
     if name == "not-judged":
         return lambda rec: rec.get("attempts", [{}])[-1].get("outcome") != "chapter"
+    if name == "legacy":  # ChronicleBench's legacy anchors, which no selection record restates
+        return lambda rec: rec["corpus"] == "legacy-v1.0"
+    if name == "not-drawn":  # the works of ChronicleBench's candidate pool that no reference line restates
+        lines = (root / "data/chronicle/reference.jsonl").read_text(encoding="utf-8").splitlines()
+        drawn = {json.loads(line)["gutenberg_id"] for line in lines if line.strip()}
+        return lambda candidate: candidate["gutenberg_id"] not in drawn
     raise AssertionError(f"unknown record filter {name!r}")
+
+
+def _entries(doc, steps: list, container) -> list:
+    """The entries of the list STEPS lead to (from DOC) that hold CONTAINER, at any depth."""
+    head = doc
+    for step in steps[:-1]:
+        head = head[step]
+    return [e for e in head if _holds(e, container)]
+
+
+def _holds(value, target) -> bool:
+    if value is target:
+        return True
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(_holds(v, target) for v in children)
 
 
 def plant_json_field(root: Path, field: Field, dist: Distributor) -> list[Plant]:
@@ -183,7 +204,10 @@ def plant_json_field(root: Path, field: Field, dist: Distributor) -> list[Plant]
         slots = [(i, s) for i, rec in recs.items() if keep(rec) for s in _slots(rec, steps)]
     else:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        slots = [(None, s) for s in _slots(doc, steps)]
+        keep = _record_filter(field.records, root)  # applied to the entry of the path's first list
+        first = steps.index("*") + 1 if "*" in steps else None
+        slots = [(None, s) for s in _slots(doc, steps)
+                 if field.records is None or any(keep(entry) for entry in _entries(doc, steps[:first], s[0]))]
     slots = _spread(slots, field.slots)
     assert slots, f"{field.where}: no string there to plant in"
     plants, touched = [], set()

@@ -175,7 +175,7 @@ class Field:
     shown: bool = True
     frozen: str | None = None  # the freeze record the edit has to be recorded in
     max_len: int = 200  # the contract's limit (Name: 200; Text: 20,000)
-    records: str | None = None  # which records of a JSON-lines file (see test_xss_corpus._record_filter); None: all
+    records: str | None = None  # which records of a JSON-lines file, or list entries of a JSON file (see test_xss_corpus._record_filter); None: all
 
     @property
     def where(self) -> str:
@@ -221,8 +221,13 @@ FIELDS: list[Field] = [
     Field(_H, "data/chronicle/cohort.json", "$.cohorts[*].changelog", slots=2, per_slot=4, max_len=2000),
     Field(_H, "data/chronicle/cohort.json", "$.exhibit.description", slots=1, per_slot=4, max_len=2000),
     Field(_H, "data/chronicle/cohort.json", "$.instrument.judge", slots=1, per_slot=2),
-    Field(_H, "data/chronicle/reference.jsonl", "$.title", slots=6),
-    Field(_H, "data/chronicle/reference.jsonl", "$.author", slots=6),
+    # A v1.1 novel's title and author are its candidate's in selection.json: the legacy anchors
+    # carry theirs alone, and the pool's works that were not drawn carry theirs alone.
+    Field(_H, "data/chronicle/reference.jsonl", "$.title", slots=6, records="legacy"),
+    Field(_H, "data/chronicle/reference.jsonl", "$.author", slots=6, records="legacy"),
+    Field(_H, "data/chronicle/selection.json", "$.candidates[*].title", slots=6, records="not-drawn"),
+    Field(_H, "data/chronicle/selection.json", "$.candidates[*].author", slots=6, records="not-drawn"),
+    Field(_H, "data/chronicle/selection.json", "$.candidates[*].exclusion.reason", slots=1, per_slot=4, max_len=2000, records="not-drawn"),
     Field(_H, "data/chronicle/runs.jsonl", "$.calls[*].request_id", slots=3),
     # (the string fields below exist only where the harness recorded one: the calls that ended
     # in an error, the reruns' first attempts, the capped judge runs, the system's release)
