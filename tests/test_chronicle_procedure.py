@@ -253,6 +253,33 @@ def test_a_model_call_at_another_temperature_or_with_none_unexplained_is_refused
                for r in runs_of(chron) if r["arm"] != "system" for c in r["calls"][1:])
 
 
+def test_no_model_run_goes_past_the_hard_word_cap_and_a_run_stopped_by_it_ends_on_it(chron):
+    """Section 2: "a hard word cap of 94,000, below the 95K eligibility ceiling": a model run with
+    more words than the cap, or one said to stop at the cap short of it, contradicts the harness."""
+    cap = read_json(chron, COHORT_REL)["hard_cap_words"]
+    runs = runs_of(chron)
+    capped = [k for k, r in enumerate(runs) if r["stop_reason"] == "cap"]
+    assert capped and all(runs[k]["words"] == cap for k in capped)  # the demo's capped runs end on the cap
+    over = next(k for k, r in enumerate(runs) if r["arm"] == "sustained" and r["stop_reason"] == "word-target")
+    set_words(runs[over], cap + 500)  # still within the 95,000-word band: only the cap is broken
+    set_words(runs[capped[0]], cap - 1_000)
+    write_runs(chron, runs)
+    found = sorted((p.line, p.path) for p in problems(chron))
+    assert found == sorted([(over + 1, "$.words"), (capped[0] + 1, "$.stop_reason")]), found
+
+
+def test_the_hard_word_cap_is_the_one_the_frozen_protocol_states(chron):
+    cohort = read_json(chron, COHORT_REL)
+    cohort["hard_cap_words"] = 95_000
+    write_json(chron, COHORT_REL, cohort)
+    found = problems(chron)
+    [p] = [p for p in found if p.file == COHORT_REL]
+    assert (p.path, p.found) == ("$.hard_cap_words", "95000") and "94000" in p.expected, p
+    # and the runs the harness stopped at 94,000 are held to the cap as stated, which they do not reach
+    capped = {k + 1 for k, r in enumerate(runs_of(chron)) if r["stop_reason"] == "cap"}
+    assert {(q.file, q.line, q.path) for q in found if q is not p} == {(RUNS_REL, k, "$.stop_reason") for k in capped}
+
+
 @pytest.mark.parametrize("alias", ["x-ai/grok-latest", "openrouter/auto", "x-ai/grok.latest"])
 def test_a_moving_alias_slug_is_refused(chron, alias):
     cohort = read_json(chron, COHORT_REL)

@@ -591,6 +591,7 @@ def _cohort_document() -> dict:
         "eligibility": {"min_words": BAND[0], "max_words": BAND[1]},
         "replicates": REPLICATES,
         "temperature": TEMPERATURE,
+        "hard_cap_words": HARD_CAP_WORDS,
         "windows": list(WINDOWS),
         "vocabulary": {"tags": list(TAGS), "issues": list(ISSUES)},
         "instrument": {"id": INSTRUMENT_ID, "judge": "Claude Sonnet 4.6", "judge_slug": "anthropic/claude-sonnet-4.6",

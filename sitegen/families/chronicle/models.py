@@ -216,6 +216,10 @@ class CohortFile(Strict):
     # The one sampling temperature of every model call (section 2), where the endpoint takes
     # one; an endpoint that refuses it is recorded with params_transformed: true instead.
     temperature: float = Field(ge=0, le=2)
+    # The harness's hard word cap (section 2: below the eligibility ceiling, so a runaway model
+    # run stops there rather than becoming an over-length DNF): no model run goes beyond it,
+    # and a run stopped by it ("cap") ends on it.
+    hard_cap_words: int = Field(gt=0, le=2_000_000)
     # The frozen generation template's hash, recorded in every model run's manifest (section 2:
     # byte-identical harness).
     template_sha256: Sha256

@@ -230,6 +230,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         _check_withdrawals(log, cohort, out)
         if protocol is not None:
             _check_band(protocol, cohort, out)
+            _check_word_cap(protocol, cohort, out)
     # The log's rules run whatever else is broken (every problem at once, not in rounds): from
     # the protocol's freeze date, or from cohort.json's when the protocol's front matter is broken.
     frozen_on = protocol_meta.frozen_on if protocol_meta is not None else cohort.protocol_frozen_on if cohort is not None else None
@@ -309,6 +310,23 @@ def _check_band(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -
         stated = getattr(cohort.eligibility, key)
         if stated != want:
             out.append(Problem(COHORT_FILE, None, f"$.eligibility.{key}", f"{want}, the band the frozen protocol states ({PROTOCOL_DOC}:{line})", str(stated)))
+
+
+# The protocol's own statement of the harness's cap (section 2): "a hard word cap of 94,000".
+_WORD_CAP = re.compile(r"hard word cap of ([0-9][0-9,]*)")
+
+
+def _check_word_cap(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
+    """cohort.json restates the hard word cap the runs are held to; the frozen protocol decides it."""
+    m = _WORD_CAP.search(protocol.body)
+    if m is None:
+        out.append(Problem(PROTOCOL_DOC, None, "", 'the hard word cap stated as "a hard word cap of N"', "no such sentence"))
+        return
+    line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+    want = int(m.group(1).replace(",", ""))
+    if cohort.hard_cap_words != want:
+        out.append(Problem(COHORT_FILE, None, "$.hard_cap_words", f"{want}, the hard word cap the frozen protocol states ({PROTOCOL_DOC}:{line})",
+                           str(cohort.hard_cap_words)))
 
 
 def _read_lines(root, rel, adapter, loaded, limits, files):
@@ -424,6 +442,13 @@ def _check_runs(c: CohortFile, runs: list[Run], lines: list[int], archived: set[
         total = sum(call.words_to - call.words_from for call in run.calls)
         if total != run.words:
             out.append(Problem(f, line, "$.words", f"{total}, the words the calls' offsets add up to", short_repr(run.words)))
+        if run.arm != "system":  # the model harness's cap (section 2); a system runs its own engine
+            cap = c.hard_cap_words
+            if run.words > cap:
+                out.append(Problem(f, line, "$.words", f"at most {cap:,} words, the harness's hard word cap (protocol section 2)", short_repr(run.words)))
+            elif run.stop_reason == "cap" and run.words != cap:
+                out.append(Problem(f, line, "$.stop_reason", f"the reason the run stopped at {run.words:,} words: a run stopped by the hard "
+                                   f"word cap has {cap:,} (protocol section 2)", "cap"))
         # The calls are numbered 1..n in the order they ran. Their word offsets already chain
         # without a gap, so the recorded calls are the whole run and no number can be missing.
         for k, call in enumerate(run.calls):
