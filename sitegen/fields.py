@@ -25,6 +25,8 @@ _NAME_ONLY = re.compile("[\t\n\r\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _clean_text(v: str) -> str:
+    if v.isprintable():  # no control character, no lone surrogate (the usual case, in C)
+        return v
     if m := _CONTROL.search(v):
         raise ValueError(f"text without control characters (found U+{ord(m.group()):04X} at character {m.start() + 1})")
     return v
