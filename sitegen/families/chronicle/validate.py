@@ -295,16 +295,24 @@ def _published_record(root: Path, log: amendments_mod.Log, freeze, archive_read:
 _BAND = re.compile(r"Eligibility band: ([0-9][0-9,]*) ?[–-] ?([0-9][0-9,]*) words")
 
 
+def _stated(protocol: MarkdownDoc, rx: re.Pattern, sentence: str, out: list[Problem]) -> tuple[re.Match, int] | None:
+    """Where the frozen protocol states a number the data restates: the match and its line, or
+    None (and a problem: the sentence the check reads is gone)."""
+    m = rx.search(protocol.body)
+    if m is None:
+        out.append(Problem(PROTOCOL_DOC, None, "", sentence, "no such sentence"))
+        return None
+    return m, protocol.body_line + protocol.body.count("\n", 0, m.start())
+
+
 def _check_band(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
     """cohort.json restates the eligibility band for the computation; the frozen protocol is
     where it is decided. A band that drifts from the protocol would move runs onto or off the
     boards (a run outside the frozen band counted as eligible) without any edit to a frozen
     document, so the two must agree."""
-    m = _BAND.search(protocol.body)
-    if m is None:
-        out.append(Problem(PROTOCOL_DOC, None, "", "the eligibility band stated as \"Eligibility band: N–M words\"", "no such sentence"))
+    if not (found := _stated(protocol, _BAND, "the eligibility band stated as \"Eligibility band: N–M words\"", out)):
         return
-    line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+    m, line = found
     frozen = {"min_words": int(m.group(1).replace(",", "")), "max_words": int(m.group(2).replace(",", ""))}
     for key, want in frozen.items():
         stated = getattr(cohort.eligibility, key)
@@ -318,11 +326,9 @@ _WORD_CAP = re.compile(r"hard word cap of ([0-9][0-9,]*)")
 
 def _check_word_cap(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
     """cohort.json restates the hard word cap the runs are held to; the frozen protocol decides it."""
-    m = _WORD_CAP.search(protocol.body)
-    if m is None:
-        out.append(Problem(PROTOCOL_DOC, None, "", 'the hard word cap stated as "a hard word cap of N"', "no such sentence"))
+    if not (found := _stated(protocol, _WORD_CAP, 'the hard word cap stated as "a hard word cap of N"', out)):
         return
-    line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+    m, line = found
     want = int(m.group(1).replace(",", ""))
     if cohort.hard_cap_words != want:
         out.append(Problem(COHORT_FILE, None, "$.hard_cap_words", f"{want}, the hard word cap the frozen protocol states ({PROTOCOL_DOC}:{line})",
@@ -684,11 +690,9 @@ def _check_selection_statements(protocol: MarkdownDoc, record: SelectionFile, ou
     """selection.json restates the seed, the places per stratum and the extended ceiling for the
     computation; the frozen protocol decides them, so the two must agree (as for the band)."""
     for key, rx, name, sentence in _SELECTION_STATEMENTS:
-        m = rx.search(protocol.body)
-        if m is None:
-            out.append(Problem(PROTOCOL_DOC, None, "", f"{sentence} (section 7)", "no such sentence"))
+        if not (found := _stated(protocol, rx, f"{sentence} (section 7)", out)):
             continue
-        line = protocol.body_line + protocol.body.count("\n", 0, m.start())
+        m, line = found
         want = m.group(1) if key == "seed" else int(m.group(1).replace(",", ""))
         if getattr(record, key) != want:
             out.append(Problem(SELECTION_FILE, None, f"$.{key}", f"{want!r}, {name} the frozen protocol states ({PROTOCOL_DOC}:{line})",
