@@ -46,11 +46,15 @@ def has_aggregate_key(value: Any) -> bool:
     """Whether find_aggregate_keys(value) finds anything: the same search without building a
     location for every container (a site's JSON downloads are megabytes of rows)."""
     stack = [value]
+    clean: set = set()  # keys found not to be aggregates: rows repeat the same few keys
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
-            if any(map(is_aggregate_key, map(str, v))):
-                return True
+            new = v.keys() - clean  # a set difference in C, empty for all but the first rows
+            if new:
+                if any(map(is_aggregate_key, map(str, new))):
+                    return True
+                clean |= new
             inside = v.values()
         else:
             inside = v

@@ -484,8 +484,8 @@ def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, s
             writer.write_text(path, html[path])
     for o in outputs.values():
         for tbl in o.tables:
-            for rel, data in publish.table_files(tbl).items():
-                writer.write(rel, data)
+            for rel, data, value in publish.table_outputs(tbl):
+                writer.write(rel, data, value)
         for fig in o.figures:
             writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
         for rel in o.raw_files:

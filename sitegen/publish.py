@@ -35,6 +35,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -62,11 +63,12 @@ def json_bytes(value) -> bytes:
 
 
 def csv_bytes(columns: list[str], rows: list[tuple]) -> bytes:
+    """CSV with "\n" line ends. The csv module writes None as an empty field and a float by its
+    repr (the shortest text that reads back as the same float), so rows go to it as they are."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    for row in rows:
-        w.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
+    w.writerows(rows)
     return buf.getvalue().encode("utf-8")
 
 
@@ -184,12 +186,18 @@ def table_files(table) -> dict[str, bytes]:
     """A table's downloads, by file name: the one encoding that builds write and verify checks.
     A synthetic family's carry the marker: a last CSV column `synthetic` (true on every row),
     and `"synthetic": true` in the JSON."""
+    return {rel: data for rel, data, _value in table_outputs(table)}
+
+
+def table_outputs(table) -> list[tuple[str, bytes, Any]]:
+    """table_files as (file name, bytes, the JSON value the bytes encode, or None for the CSV):
+    the writer checks the value for aggregate fields instead of parsing the bytes again."""
     doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in table.rows],
            "sources": table.sources}
     if table.synthetic:
         doc["synthetic"] = True
-    return {f"{table.stem}.csv": _marked_csv(table.columns, table.rows, table.synthetic),
-            f"{table.stem}.json": json_bytes(doc)}
+    return [(f"{table.stem}.csv", _marked_csv(table.columns, table.rows, table.synthetic), None),
+            (f"{table.stem}.json", json_bytes(doc), doc)]
 
 
 def _marked_csv(columns: list[str], rows: list[tuple], synthetic: bool) -> bytes:
@@ -295,12 +303,14 @@ class Writer:
         self.files: dict[str, str] = {}  # output path -> SHA-256
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
 
-    def write(self, rel: str, data: bytes) -> None:
+    def write(self, rel: str, data: bytes, encoded: Any = None) -> None:
+        """Write DATA at REL. `encoded`: for a JSON file, the value DATA was serialised from
+        by json_bytes, which the aggregate-field check reads instead of parsing DATA again."""
         if not is_plain_path(rel):
             raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
         if rel in self.files:
             raise BuildError(f"two outputs claim the same file: {rel}")
-        _check_no_aggregate(rel, data)
+        _check_no_aggregate(rel, data, encoded)
         target = f"{self.staging}/{rel}"
         self._make_dir(os.path.dirname(target))
         if not (self._previous and self._link_unchanged(rel, data, target)):
@@ -402,11 +412,11 @@ def _discard(tree: Path) -> None:
                      start_new_session=True, close_fds=True)
 
 
-def _check_no_aggregate(rel: str, data: bytes) -> None:
+def _check_no_aggregate(rel: str, data: bytes, encoded: Any = None) -> None:
     """The last door of the no-overall-score rule: nothing written may carry such a field."""
     if rel.endswith(".json"):
         # A raw record is published byte for byte, with the byte-order mark its reader allowed.
-        value = orjson.loads(data.removeprefix(codecs.BOM_UTF8))
+        value = encoded if encoded is not None else orjson.loads(data.removeprefix(codecs.BOM_UTF8))
         found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(value)] if has_aggregate_key(value) else []
     elif rel.endswith(".csv"):
         header = data.split(b"\n", 1)[0].decode("utf-8")
