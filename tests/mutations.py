@@ -110,6 +110,12 @@ STRING_LEAF = {
     "rtl-override": lambda v: _dump(v + "\u202e"),
     "zero-width-joiner": lambda v: _dump(v + "\u200d"),
 }
+# The two invisible characters are tried one at a time at the load, where a field's rules see
+# them; a field that accepts both then goes through the rest of validate() once, with both
+# appended (see _run).
+INVISIBLE = ("rtl-override", "zero-width-joiner")
+INVISIBLE_PAIR = "rtl-override+zero-width-joiner"
+PAIRED_LEAF = {INVISIBLE_PAIR: lambda v: _dump(v + "\u202e\u200d")}
 BOOL_LEAF = {"wrong-type:string": lambda v: _dump(str(v).lower()), "wrong-type:number": lambda v: "1"}
 NULL_LEAF = {"wrong-type:number": lambda v: "1", "wrong-type:string": lambda v: '"x"', "wrong-type:bool": lambda v: "true"}
 
@@ -270,7 +276,8 @@ def mutate_document(doc: Any, spec: Spec, jsonl: bool) -> str:
         _parent(doc, spec.loc)[spec.loc[-1]] = spec.arg
     else:
         parent = _parent(doc, spec.loc)
-        raw = leaf_kinds(parent[spec.loc[-1]])[spec.kind](parent[spec.loc[-1]])
+        value = parent[spec.loc[-1]]
+        raw = (PAIRED_LEAF.get(spec.kind) or leaf_kinds(value)[spec.kind])(value)
         parent[spec.loc[-1]] = _MARK
     text = _dump_doc(doc, jsonl)
     if raw is not None:
@@ -336,6 +343,7 @@ class _Worker:
     root: Path
     config: Any
     pristine: dict[str, bytes]
+    paired: dict[tuple, Outcome]  # (file, line, location) -> validate()'s outcome with INVISIBLE_PAIR
 
 
 _W = _Worker()
@@ -351,6 +359,7 @@ def init_worker(pristine_site: str, work_dir: str) -> None:
     _W.root = root
     _W.config = load_config(root)
     _W.pristine = {rel: (root / rel).read_bytes() for rel in data_files(root)}
+    _W.paired = {}
     memoize_intake()
     memoize_compute()
 
@@ -528,7 +537,6 @@ def run(spec: Spec) -> Outcome:
 
 
 def _run(spec: Spec) -> Outcome:
-    from sitegen.build import validate
     from sitegen.errors import InputError
     from sitegen.families import for_site
     from sitegen.load import Loaded
@@ -546,15 +554,39 @@ def _run(spec: Spec) -> Outcome:
             return _rejected(spec, stage, InputError(loaded.problems).problems)
         # Clean load: the rest of validate() (store, compute, render) decides, with the
         # mutated family alone enabled (the others' inputs are pristine).
-        stage = "full"
-        validate(_W.config.model_copy(update={"families": [spec.family]}), cache=False)
-        return Outcome(spec, "accepted", stage, (), 0, ())
+        if spec.kind in INVISIBLE:
+            # Both invisible characters at once, one full validation for the two mutants
+            # of a field: its text then holds each one's text and one character more, which
+            # nothing after the load (computations, escaping) treats apart from other text.
+            # Anything but an acceptance is decided again by the mutant's own validation.
+            key = (spec.rel, spec.line, spec.loc)
+            if key not in _W.paired:
+                path.write_bytes(mutate_file(_W.pristine[spec.rel], dataclasses.replace(spec, kind=INVISIBLE_PAIR)))
+                _W.paired[key] = _full(spec)
+                path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
+            if _W.paired[key].status == "accepted":
+                return dataclasses.replace(_W.paired[key], spec=spec)
+        return _full(spec)
     except InputError as exc:
         return _rejected(spec, stage, exc.problems)
     except Exception:  # noqa: BLE001 - any other exception is what "crash" means
         return Outcome(spec, "crash", stage, (), 0, (), _short_traceback())
     finally:
         path.write_bytes(_W.pristine[spec.rel])
+
+
+def _full(spec: Spec) -> Outcome:
+    """The outcome of validate() on the site as it is on disk, with spec's family alone enabled."""
+    from sitegen.build import validate
+    from sitegen.errors import InputError
+
+    try:
+        validate(_W.config.model_copy(update={"families": [spec.family]}), cache=False)
+        return Outcome(spec, "accepted", "full", (), 0, ())
+    except InputError as exc:
+        return _rejected(spec, "full", exc.problems)
+    except Exception:  # noqa: BLE001 - any other exception is what "crash" means
+        return Outcome(spec, "crash", "full", (), 0, (), _short_traceback())
 
 
 def _short_traceback() -> str:

@@ -31,6 +31,8 @@ Speed: a full validate() costs about a second, so each mutant first takes the fa
 the mutated family's load(), which is where every input problem is raised (reading, the
 contract, the checks across documents). Only a mutant that loads cleanly goes on to
 validate() (store, compute, render) with that family enabled; families are independent.
+The two invisible-character mutants of a field share that validation: it runs once with both
+characters appended, and only a field that is not then accepted is validated again for each.
 Mutants run in two worker processes, each on its own copy of the site, rewriting only the
 mutated file, and each memoizing the pure steps a mutant leaves unchanged (mutations.py says
 which and why). The counts per file and kind go to artifacts/mutation-report.md.
@@ -54,7 +56,7 @@ from pathlib import Path
 
 import mutations as M
 import pytest
-from conftest import REPO_ROOT, copy_site
+from conftest import REPO_ROOT, copy_site, enable_only
 
 from sitegen.build import validate
 from sitegen.config import load_config
@@ -365,11 +367,13 @@ PAIRS = [(files[i], files[(i + 1) % len(files)])
 @pytest.mark.parametrize(("rel", "other"), PAIRS, ids=[f"{a.split('/', 1)[1]}+{b.rsplit('/', 1)[1]}" for a, b in PAIRS])
 def test_all_errors_reported_at_once(site_copy, rel, other):
     """Two problems in different places of one file and one in another file of the same
-    family: one validation run reports all three."""
+    family: one validation run reports all three. (The family alone is enabled: the others'
+    inputs are pristine and would only be read.)"""
     wanted = [(rel, *_leaf(site_copy, rel, False)), (rel, *_leaf(site_copy, rel, True)), (other, *_leaf(site_copy, other, False))]
     assert wanted[0] != wanted[1]
     for f, line, loc in wanted:
         _break(site_copy, f, line, loc)
+    enable_only(site_copy, [rel.split("/")[1]])
     with pytest.raises(InputError) as exc:
         validate(load_config(site_copy))
     found = {(p.file, p.line, p.path) for p in exc.value.problems}
