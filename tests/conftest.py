@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -520,8 +521,13 @@ def cold_site_copy(tmp_path: Path) -> Path:
 class BuiltSite:
     root: Path  # the copy of the site inputs the build read
     out: Path  # the built site
-    results: Any  # sitegen.build.compute(config)["canonic"]
     stages: list[str]  # the stage names build() reported through on_stage, in order
+
+    @functools.cached_property
+    def results(self) -> Any:
+        """Canonic's results, computed from the inputs (sitegen.build.compute) in this worker
+        when a test first asks (few do), with Canonic alone enabled."""
+        return compute_family(self.root, "canonic")
 
 
 @pytest.fixture(scope="session")
@@ -529,7 +535,7 @@ def built_site(tmp_path_factory, request) -> BuiltSite:
     """The demo site, built once per test run from a copy of the repository's inputs: the
     first worker to ask builds it, under a lock in the run's temporary folder, and the other
     waits and reads the same files (tests only read them; a build copies the site first).
-    Each worker computes the Canonic results in its own process."""
+    Each worker computes the Canonic results in its own process, if a test asks for them."""
     shared = tmp_path_factory.getbasetemp()
     if hasattr(request.config, "workerinput"):  # a pytest-xdist worker
         shared = shared.parent  # the run's folder, above each worker's own
@@ -543,8 +549,14 @@ def built_site(tmp_path_factory, request) -> BuiltSite:
             stages: list[str] = []
             build(load_config(root), out, on_stage=stages.append)
             done.write_text(json.dumps(stages), encoding="utf-8")
-    results = compute(load_config(root))
-    return BuiltSite(root, out, results["canonic"], json.loads(done.read_text(encoding="utf-8")))
+    return BuiltSite(root, out, json.loads(done.read_text(encoding="utf-8")))
+
+
+def compute_family(root: Path, fid: str) -> Any:
+    """Family FID's results (sitegen.build.compute) with it alone enabled: the other families'
+    inputs are not read, so a test about one family pays for that family only."""
+    config = load_config(root)
+    return compute(config.model_copy(update={"families": [fid]}))[fid]
 
 
 @pytest.fixture

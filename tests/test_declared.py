@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import one_family, run_cli
+from conftest import compute_family, one_family, run_cli
 
-from sitegen.build import compute, validate
+from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
 
@@ -141,7 +141,7 @@ def test_a_second_judge_in_a_sweep_brings_agreement_and_averaged_item_scores(sit
             other["scores"] = {k: (None if v is None else max(0.0, v - 1.0)) for k, v in other["scores"].items()}
             r["judgments"].append(other)
     items.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
-    res = compute(load_config(site_copy))[FID]
+    res = compute_family(site_copy, FID)
     assert res.current.judges == ["judge-b", "judge-c"]
     assert {a.board for a in res.current.agreement} == {b.id for b in res.current.boards}
     assert all(a.rho is not None and a.models == 12 for a in res.current.agreement)
@@ -204,14 +204,14 @@ def test_items_as_parquet_give_the_same_numbers_and_problems_name_the_row(site_c
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    want = compute(load_config(site_copy))[FID]
+    want = compute_family(site_copy, FID)
     rel = f"data/{FID}/sweep-s2.jsonl"
     recs = _jsonl(site_copy / rel)
     pq.write_table(pa.Table.from_pylist(recs), site_copy / f"data/{FID}/sweep-s2.parquet")
     (site_copy / rel).unlink()
     cfg = site_copy / CONFIG
     cfg.write_text(cfg.read_text(encoding="utf-8").replace('items = "sweep-s2.jsonl"', 'items = "sweep-s2.parquet"'), encoding="utf-8")
-    got = compute(load_config(site_copy))[FID]
+    got = compute_family(site_copy, FID)
     assert [[(r.model, r.score, r.low, r.high, r.rank_best, r.rank_worst) for r in b.rows] for b in got.current.boards] == \
         [[(r.model, r.score, r.low, r.high, r.rank_best, r.rank_worst) for r in b.rows] for b in want.current.boards]
     assert [x.item for x in got.current.items] == [x.item for x in want.current.items]

@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sitegen.build import build, compute, validate
+from sitegen.build import build, validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
 from sitegen.families import FAMILIES
 
 from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
-                      enable_only, freeze_record, only, read_cells, read_json, read_sweep, ref_ladders, ref_probes,
+                      compute_family, enable_only, freeze_record, only, read_cells, read_json, read_sweep, ref_ladders, ref_probes,
                       ref_rubric_fingerprint, ref_status, ref_text_fingerprint, ref_weighted, reference, write_json,
                       where, write_sweep)
 
@@ -192,7 +192,7 @@ def test_line_endings_and_a_final_newline_do_not_change_a_bible_fingerprint(site
         after = b"\xef\xbb\xbf" + before.replace(b"\n", b"\r\n")
     assert after != before
     path.write_bytes(after)
-    res = compute(load_config(site_copy))["canonic"]  # raises if the build would fail
+    res = compute_family(site_copy, "canonic")  # raises if the build would fail
     (check,) = [f for f in res.input.freeze.checks if f.kind == "show-bible" and f.id == show]
     assert check.recomputed == check.recorded == ref_text_fingerprint(before)
 
