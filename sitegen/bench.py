@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import statistics
 import subprocess
@@ -152,6 +153,21 @@ def _last_amendment(root: Path) -> Path | None:
     return found[-1] if found else None
 
 
+def _new_amendment(root: Path) -> Path | None:
+    """A new entry at the end of the amendment log, dated as the last one and not yet recorded
+    in the freeze record: what a maintainer edits (an entry published and recorded cannot
+    change without a recorded correction). None when the demo has no log."""
+    last = _last_amendment(root)
+    if last is None or not last.stem[1:].isdigit():
+        return None
+    date = re.search(r"^date: *(\S+) *$", last.read_text(encoding="utf-8"), re.M)
+    n = int(last.stem[1:]) + 1
+    entry = last.with_name(f"A{n}.md")
+    entry.write_text(f"---\nid: A{n}\nkind: amendment\ntitle: \"A new entry\"\ndate: {date.group(1) if date else '2026-01-01'}\n"
+                     "timing: post-scoring\ndirected_by: owner\nscope: reporting\n---\n\nThe text of a new entry.\n", encoding="utf-8")
+    return entry
+
+
 def _edit_cell(root: Path, n: int) -> str:
     """Move one anchor of a scored judgment by 0.25 in the n-th scored cell of the sweep's first
     model, and its stated weighted score by 100 x weight x change (the build recomputes and checks
@@ -237,15 +253,16 @@ def _rebuild_row(label: str, note: str, goal: float | None, results: list[dict])
 def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
     """No-op, one amendment, one cell: each a fresh process on the built demo with a warm cache."""
     root, out = _site(repo, tmp / "rebuild", 1), tmp / "rebuild-out"
+    doc = _new_amendment(root)  # the entry the amendment rebuilds edit, published by the first build
     _one_build(root, out)  # untimed: the built site and warm figure cache every rebuild starts from
     rows = [_rebuild_row("no-op", "nothing changed", GOALS["noop"], [_run_build(root, out) for _ in range(runs)])]
-    doc = _last_amendment(root)
     original = doc.read_text(encoding="utf-8") if doc else ""
     try:
         if doc is None:
             raise BuildFailed("the demo has no amendment")
         results = _edited_builds(root, out, runs, lambda n: _append_sentence(doc, n))
-        rows.append(_rebuild_row("one amendment", f"a sentence appended to {doc.relative_to(root).as_posix()}", GOALS["amendment"], results))
+        rows.append(_rebuild_row("one amendment", f"a sentence appended to {doc.relative_to(root).as_posix()}, a new entry of the log",
+                                 GOALS["amendment"], results))
     except BuildFailed as e:  # e.g. if amendments were ever frozen: edit a page that may change
         if doc:
             doc.write_text(original, encoding="utf-8")

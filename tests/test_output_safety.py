@@ -62,7 +62,7 @@ def test_building_out_leaves_the_leftovers_of_out_b_alone(cached_site_copy, buil
     ours.mkdir()
     before = {d.name: hash_tree(d) for d in [parent / "out-b", *theirs]}
 
-    build(load_config(cached_site_copy), parent / "out", cache=False)
+    build(load_config(cached_site_copy), parent / "out")
     assert (parent / "out" / "manifest.json").is_file()
     assert {d.name: hash_tree(d) for d in [parent / "out-b", *theirs]} == before
     assert not ours.exists()
