@@ -26,11 +26,16 @@ from sitegen.families import FAMILIES
 from conftest import (COMMAND_SECONDS, STARTUP_SECONDS, copy_site, enable_only, find_cell_line, hash_tree, override_template, rewrite_cell_line,
                       two_standard_scores)
 
-# An entry of the log not yet recorded in the freeze record (a published one cannot change
-# without a recorded correction): the edits here are a maintainer's work on a new entry.
-AMENDMENT = "content/chronicle/amendments/A7.md"
-NEW_ENTRY = ("---\nid: A7\nkind: amendment\ntitle: \"A new entry\"\ndate: 2026-09-05\ntiming: post-scoring\ndirected_by: owner\n"
-             "scope: reporting\n---\n\nThe text of a new entry.\n")
+# A new entry of a family's amendment log: the edits here are a maintainer's work on it. (A
+# published ChronicleBench entry cannot change without a recorded correction.)
+AMENDMENT = "content/vignette/amendments/A2.md"
+CHRONICLE_AMENDMENT = "content/chronicle/amendments/A7.md"
+NEW_ENTRIES = {
+    AMENDMENT: "---\nid: A2\nkind: amendment\ntitle: \"A new entry\"\ndate: 2026-10-21\n---\n\nThe text of a new entry.\n",
+    CHRONICLE_AMENDMENT: ("---\nid: A7\nkind: amendment\ntitle: \"A new entry\"\ndate: 2026-09-05\ntiming: post-scoring\n"
+                          "directed_by: owner\nscope: reporting\n---\n\nThe text of a new entry.\n"),
+}
+AMENDMENTS_PAGE = "vignette/amendments/index.html"  # where the log's entries are published
 
 
 def tree(out: Path) -> dict[str, tuple[str, int]]:
@@ -57,17 +62,19 @@ def assert_same_as_cold(root: Path, out: Path, tmp: Path) -> None:
 
 def _built_once(base: Path, built_site, fids: list[str]) -> tuple[Path, Path]:
     root = enable_only(copy_site(base / "site", cache_from=built_site.root), fids)
-    (root / AMENDMENT).write_text(NEW_ENTRY, encoding="utf-8")
+    for rel, entry in NEW_ENTRIES.items():
+        if rel.split("/")[1] in fids:
+            (root / rel).write_text(entry, encoding="utf-8")
     build(load_config(root), base / "out")
     return root, base / "out"
 
 
 # What is cached is the same for every family (tests/test_cache_differential.py edits every
 # input of the demo, each family's), so most tests here run on the two families that build
-# fastest; those about Canonic's own inputs (cells, Show Bibles, its pages) run on a site with
-# it too. A cold build of the demo's Canonic alone costs several times both others together,
-# and each test here compares with at least one cold build.
-SMALL = ["chronicle", "nextchapter"]
+# fastest, one of them with an amendment log; those about Canonic's own inputs (cells, Show
+# Bibles, its pages) run on a site with it too. A cold build of the demo's Canonic alone costs
+# several times both others together, and each test here compares with at least one cold build.
+SMALL = ["nextchapter", "vignette"]
 WITH_CANONIC = ["canonic", "chronicle", "nextchapter"]
 
 
@@ -111,12 +118,21 @@ def canonic_site(tmp_path, built_once_with_canonic) -> Path:
 
 
 class Counting:
-    """Counts each family's load calls (a cached family is not read again)."""
+    """Counts each family's load calls (a cached family is not read again): the installed
+    families' and the declared ones' (families/declared, made per site from its configuration)."""
 
     def __init__(self, monkeypatch):
+        from sitegen.families.declared import Declared
+
         self.calls: list[str] = []
         for fid, fam in list(FAMILIES.items()):
             monkeypatch.setitem(FAMILIES, fid, _Proxy(fam, self._wrap(fid, fam.load)))
+        real = Declared.load
+
+        def declared_load(family, *args, **kw):
+            self.calls.append(family.id)
+            return real(family, *args, **kw)
+        monkeypatch.setattr(Declared, "load", declared_load)
 
     def _wrap(self, fid, real):
         def load(*args, **kw):
@@ -171,8 +187,8 @@ def test_an_edited_amendment_reloads_only_its_family_and_equals_a_cold_build(sit
     counting = Counting(monkeypatch)
     append(site, AMENDMENT, " One sentence more, to be published.")
     build(load_config(site), tmp_path / "out")
-    assert counting.calls == ["chronicle"]
-    assert "One sentence more, to be published." in (tmp_path / "out/chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert counting.calls == ["vignette"]
+    assert "One sentence more, to be published." in (tmp_path / "out" / AMENDMENTS_PAGE).read_text(encoding="utf-8")
     monkeypatch.undo()
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
@@ -197,7 +213,7 @@ def test_a_changed_template_and_page_each_rebuild_to_the_cold_output(site, tmp_p
     base = override_template(site, "base.html")
     base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Edited footer.</p></footer>", 1), encoding="utf-8")
     build(load_config(site), out)
-    assert "Edited footer." in (out / "chronicle/index.html").read_text(encoding="utf-8")
+    assert "Edited footer." in (out / "vignette/index.html").read_text(encoding="utf-8")
     assert_same_as_cold(site, out, tmp_path)
 
     append(site, "content/index.md", "\n\nA new closing paragraph.")
@@ -230,7 +246,7 @@ def test_an_input_edited_during_the_build_is_neither_cached_nor_recorded(site, t
     build(load_config(site), out, on_stage=hook)
     result = build(load_config(site), out)  # not a no-op: the output predates edit two
     assert not result.up_to_date
-    assert "Edit two, saved while the build ran." in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert "Edit two, saved while the build ran." in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")
     assert_same_as_cold(site, out, tmp_path)
 
 
@@ -259,13 +275,13 @@ def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
 def test_an_edited_pages_entry_is_not_published(site, tmp_path):
     """A pages entry whose HTML was changed (its header's checksum then fails) is a miss."""
     out = tmp_path / "out"
-    entries = sorted((site / incremental.CACHE_DIR / "pages" / "chronicle").glob("*.entry"))
-    assert entries and all(b"ChronicleBench" in e.read_bytes() for e in entries)
+    entries = sorted((site / incremental.CACHE_DIR / "pages" / "vignette").glob("*.entry"))
+    assert entries and all(b"Vignette" in e.read_bytes() for e in entries)
     for entry in entries:  # whichever of them this build's key names
-        entry.write_bytes(entry.read_bytes().replace(b"ChronicleBench", b"KronicleBench"))
+        entry.write_bytes(entry.read_bytes().replace(b"Vignette", b"Wignette"))
     append(site, "content/index.md", "\n\nA paragraph.")
     build(load_config(site), out)
-    assert b"KronicleBench" not in (out / "chronicle/index.html").read_bytes()
+    assert b"Wignette" not in (out / "vignette/index.html").read_bytes()
     assert_same_as_cold(site, out, tmp_path)
 
 
@@ -330,7 +346,7 @@ def test_unchanged_files_are_linked_not_copied_and_the_previous_output_survives(
         if name == "verify":
             (staging,) = out.parent.glob(".sitegen-staging-out-*")
             seen["linked"] = (staging / "nextchapter/index.html").stat().st_ino == (out / "nextchapter/index.html").stat().st_ino
-            seen["copied"] = (staging / "chronicle/protocol/index.html").stat().st_ino != (out / "chronicle/protocol/index.html").stat().st_ino
+            seen["copied"] = (staging / AMENDMENTS_PAGE).stat().st_ino != (out / AMENDMENTS_PAGE).stat().st_ino
             raise RuntimeError("stop before the swap")
 
     with pytest.raises(RuntimeError):
@@ -479,7 +495,7 @@ def test_a_rebuild_from_the_cache_imports_no_family_it_does_not_compute(canonic_
     import subprocess
     import sys
 
-    append(site, AMENDMENT, " Imports checked.")
+    append(site, CHRONICLE_AMENDMENT, " Imports checked.")
     probe = ("import sys; from pathlib import Path; from sitegen.build import build; from sitegen.config import load_config; "
              f"build(load_config({str(site)!r}), Path({str(tmp_path / 'out')!r})); "
              "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith(('sitegen.families.', 'duckdb')))))")
@@ -535,14 +551,14 @@ def test_validate_reads_the_cache_never_writes_it_and_says_when_it_cannot(site, 
     warning; --no-cache reads none."""
     from conftest import run_cli
 
-    cache, entry = site / incremental.CACHE_DIR, site / AMENDMENT.replace("A7", "A6")
+    cache, entry = site / incremental.CACHE_DIR, site / AMENDMENT
     published = entry.read_bytes()
-    append(site, AMENDMENT.replace("A7", "A6"), " An edit the record does not hold.")
+    entry.write_bytes(published.replace(b"kind: amendment", b"kind: no-such-kind"))  # an entry the log refuses
     before = tree(cache)
     warm = run_cli("validate", "--root", str(site))
     cold = run_cli("validate", "--root", str(site), "--no-cache")
     assert warm.returncode == cold.returncode == 1, warm.stdout + warm.stderr
-    assert "content/chronicle/amendments/A6.md" in warm.stderr and warm.stderr == cold.stderr
+    assert AMENDMENT in warm.stderr and warm.stderr == cold.stderr
     assert tree(cache) == before, "validate wrote into the cache"
     shutil.rmtree(cache)
     cache.write_text("not a folder\n", encoding="utf-8")
@@ -566,7 +582,7 @@ def test_a_cache_save_failure_after_the_swap_is_a_warning_not_a_failure(site, tm
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("warning: published; the build cache could not be saved: ") and done.stderr.count("\n") == 1, done.stderr
     assert "nothing was published" not in done.stderr
-    assert "Published despite the cache." in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert "Published despite the cache." in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")
     assert_same_as_cold(site, out, tmp_path)
 
 
@@ -588,10 +604,10 @@ def test_a_build_that_another_swapped_out_during_its_save_is_not_up_to_date(site
     monkeypatch.setattr(incremental.Cache, "save", save_while_another_build_commits)
     build(load_config(site), out)
     monkeypatch.undo()
-    assert "The newer build's edit." not in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert "The newer build's edit." not in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")
     again = build(load_config(site), out)
     assert not again.up_to_date
-    assert "The newer build's edit." in (out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    assert "The newer build's edit." in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")
 
 
 def test_an_output_whose_modes_were_changed_is_rebuilt(site, tmp_path):
@@ -601,9 +617,9 @@ def test_an_output_whose_modes_were_changed_is_rebuilt(site, tmp_path):
     (out / "index.html").chmod(0o600)
     assert not build(load_config(site), out).up_to_date
     assert tree(out) == before
-    (out / "chronicle").chmod(0o700)
+    (out / "vignette").chmod(0o700)
     assert not build(load_config(site), out).up_to_date
-    assert stat.S_IMODE((out / "chronicle").stat().st_mode) == 0o755 and tree(out) == before
+    assert stat.S_IMODE((out / "vignette").stat().st_mode) == 0o755 and tree(out) == before
 
 
 def test_saving_lists_each_cache_folder_once_whatever_the_number_of_entries(tmp_path, monkeypatch):
