@@ -111,8 +111,8 @@ STRING_LEAF = {
     "zero-width-joiner": lambda v: _dump(v + "\u200d"),
 }
 # The two invisible characters are tried one at a time at the load, where a field's rules see
-# them; a field that accepts both then goes through the rest of validate() once, with both
-# appended (see _run).
+# them; a field that accepts both then goes through the rest of validate() with both appended
+# (see batches).
 INVISIBLE = ("rtl-override", "zero-width-joiner")
 INVISIBLE_PAIR = "rtl-override+zero-width-joiner"
 PAIRED_LEAF = {INVISIBLE_PAIR: lambda v: _dump(v + "\u202e\u200d")}
@@ -343,7 +343,6 @@ class _Worker:
     root: Path
     config: Any
     pristine: dict[str, bytes]
-    paired: dict[tuple, Outcome]  # (file, line, location) -> validate()'s outcome with INVISIBLE_PAIR
 
 
 _W = _Worker()
@@ -359,7 +358,6 @@ def init_worker(pristine_site: str, work_dir: str) -> None:
     _W.root = root
     _W.config = load_config(root)
     _W.pristine = {rel: (root / rel).read_bytes() for rel in data_files(root)}
-    _W.paired = {}
     memoize_intake()
     memoize_compute()
 
@@ -530,49 +528,93 @@ def memoize_compute() -> None:
             _replace_everywhere(fn, _PureMemo(fn))
 
 
+LOADED = "loaded"  # the status of a mutant whose family loads cleanly: validate() decides (run_batch)
+
+
 def run(spec: Spec) -> Outcome:
-    start = time.process_time()
-    outcome = _run(spec)
-    return dataclasses.replace(outcome, cpu=time.process_time() - start)
-
-
-def _run(spec: Spec) -> Outcome:
+    """The fast path: the mutated family's load(), where every input problem is raised
+    (reading, the contract, the checks across documents); families are independent, so only
+    the mutated one is loaded. A mutant it rejects (or crashes on) is classified here; one it
+    loads cleanly comes back LOADED, for run_batch."""
     from sitegen.errors import InputError
     from sitegen.families import for_site
     from sitegen.load import Loaded
 
+    start = time.process_time()
     path = _W.root / spec.rel
     path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
-    stage = "fast"
     try:
-        # Fast path: the family's load() is where every input problem is raised (reading,
-        # the contract, the checks across documents). Families are independent, so only the
-        # mutated one is loaded.
         loaded = Loaded()
         for_site(_W.root, [spec.family])[spec.family].load(_W.root, loaded, _W.config.limits)
         if loaded.problems:
-            return _rejected(spec, stage, InputError(loaded.problems).problems)
-        # Clean load: the rest of validate() (store, compute, render) decides, with the
-        # mutated family alone enabled (the others' inputs are pristine).
-        if spec.kind in INVISIBLE:
-            # Both invisible characters at once, one full validation for the two mutants
-            # of a field: its text then holds each one's text and one character more, which
-            # nothing after the load (computations, escaping) treats apart from other text.
-            # Anything but an acceptance is decided again by the mutant's own validation.
-            key = (spec.rel, spec.line, spec.loc)
-            if key not in _W.paired:
-                path.write_bytes(mutate_file(_W.pristine[spec.rel], dataclasses.replace(spec, kind=INVISIBLE_PAIR)))
-                _W.paired[key] = _full(spec)
-                path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
-            if _W.paired[key].status == "accepted":
-                return dataclasses.replace(_W.paired[key], spec=spec)
-        return _full(spec)
+            outcome = _rejected(spec, "fast", InputError(loaded.problems).problems)
+        else:
+            outcome = Outcome(spec, LOADED, "fast", (), 0, ())
     except InputError as exc:
-        return _rejected(spec, stage, exc.problems)
+        outcome = _rejected(spec, "fast", exc.problems)
     except Exception:  # noqa: BLE001 - any other exception is what "crash" means
-        return Outcome(spec, "crash", stage, (), 0, (), _short_traceback())
+        outcome = Outcome(spec, "crash", "fast", (), 0, (), _short_traceback())
     finally:
         path.write_bytes(_W.pristine[spec.rel])
+    return dataclasses.replace(outcome, cpu=time.process_time() - start)
+
+
+# A unit is what one file of a batch carries: one mutant, or a field's two invisible-character
+# mutants at once (its text then holds each one's text and one character more, which nothing
+# after the load, computations or escaping, treats apart from other text).
+Unit = tuple[Spec, ...]
+
+
+def batches(loaded: list[Spec]) -> list[tuple[Unit, ...]]:
+    """The mutants that loaded cleanly, grouped for validate(): a batch holds units of one
+    family, at most one per file, so one validation decides them all when it accepts. Mutants
+    of different files meet only through references, and a mutant that loaded cleanly left
+    every reference whole; two mutants of one file could hide each other (one dropping the
+    record the other's field is shown in), so they are never batched together. Deterministic:
+    units in corpus order, each in the first batch of its family without its file."""
+    units: dict[tuple, list[Spec]] = {}
+    for spec in loaded:
+        key = (spec.rel, spec.line, spec.loc, "invisible") if spec.kind in INVISIBLE else (spec,)
+        units.setdefault(key, []).append(spec)
+    out: list[list[Unit]] = []
+    for unit in map(tuple, units.values()):
+        head = unit[0]
+        for batch in out:
+            if batch[0][0].family == head.family and all(u[0].rel != head.rel for u in batch):
+                batch.append(unit)
+                break
+        else:
+            out.append([unit])
+    return [tuple(b) for b in out]
+
+
+def run_batch(batch: tuple[Unit, ...]) -> list[Outcome]:
+    """validate() once with every unit of the batch written to its file (with their family
+    alone enabled: the others' inputs are pristine). An acceptance accepts every mutant of the
+    batch; anything else is decided again by each mutant's own validation."""
+    start = time.process_time()
+    specs = [spec for unit in batch for spec in unit]
+    try:
+        for unit in batch:
+            kind = INVISIBLE_PAIR if len(unit) > 1 else unit[0].kind
+            (_W.root / unit[0].rel).write_bytes(mutate_file(_W.pristine[unit[0].rel], dataclasses.replace(unit[0], kind=kind)))
+        together = _full(specs[0])
+    finally:
+        for unit in batch:
+            (_W.root / unit[0].rel).write_bytes(_W.pristine[unit[0].rel])
+    if together.status == "accepted" or len(specs) == 1:  # (a lone mutant's own outcome)
+        share = (time.process_time() - start) / len(specs)
+        return [dataclasses.replace(together, spec=spec, cpu=share) for spec in specs]
+    outcomes = []
+    for spec in specs:
+        one = time.process_time()
+        path = _W.root / spec.rel
+        path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
+        try:
+            outcomes.append(dataclasses.replace(_full(spec), cpu=time.process_time() - one))
+        finally:
+            path.write_bytes(_W.pristine[spec.rel])
+    return outcomes
 
 
 def _full(spec: Spec) -> Outcome:

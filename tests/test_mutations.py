@@ -27,12 +27,14 @@ Each mutant is classified:
 - accepted: validation passes; it must be in ALLOWED below, with the reason it is valid;
 - crash: any other exception.
 
-Speed: a full validate() costs about a second, so each mutant first takes the fast path,
-the mutated family's load(), which is where every input problem is raised (reading, the
-contract, the checks across documents). Only a mutant that loads cleanly goes on to
+Speed: a full validate() costs one to three seconds, so each mutant first takes the fast
+path, the mutated family's load(), which is where every input problem is raised (reading,
+the contract, the checks across documents). Only a mutant that loads cleanly goes on to
 validate() (store, compute, render) with that family enabled; families are independent.
-The two invisible-character mutants of a field share that validation: it runs once with both
-characters appended, and only a field that is not then accepted is validated again for each.
+Those are validated in batches (mutations.batches): a batch holds at most one mutant per file
+of a family (or a field's two invisible-character mutants at once), one validation accepts
+them all, and anything but an acceptance is decided again by each mutant's own validation,
+so a mutant is only ever accepted by a run that held it and is rejected by its own.
 Mutants run in two worker processes, each on its own copy of the site, rewriting only the
 mutated file, and each memoizing the pure steps a mutant leaves unchanged (mutations.py says
 which and why). The counts per file and kind go to artifacts/mutation-report.md.
@@ -196,6 +198,7 @@ class Corpus:
     cpu: float
     generated: int  # mutants in the whole corpus; len(outcomes) when it all ran
     whole: bool
+    validations: int  # validate() runs for the mutants that loaded cleanly (in batches)
 
 
 def _allowed_pairs() -> set[tuple[str, str, str]]:
@@ -238,8 +241,11 @@ def corpus(tmp_path_factory) -> Corpus:
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(WORKERS, mp_context=ctx, initializer=M.init_worker, initargs=(str(site), str(base))) as pool:
         # Consecutive mutants of one file go to one worker, so its memoized intake is reused.
-        outcomes = list(pool.map(M.run, specs, chunksize=8))
-    corpus = Corpus(outcomes, time.perf_counter() - start, sum(o.cpu for o in outcomes), generated, whole)
+        loaded = list(pool.map(M.run, specs, chunksize=8))
+        batches = M.batches([o.spec for o in loaded if o.status == M.LOADED])
+        validated = {o.spec: o for found in pool.map(M.run_batch, batches) for o in found}
+    outcomes = [validated[o.spec] if o.status == M.LOADED else o for o in loaded]
+    corpus = Corpus(outcomes, time.perf_counter() - start, sum(o.cpu for o in outcomes), generated, whole, len(batches))
     write_report(corpus)
     print("\n" + totals_line(corpus))
     return corpus
@@ -251,7 +257,8 @@ def totals_line(corpus: Corpus) -> str:
              f"{by[(fid, 'accepted')]} accepted, {by[(fid, 'crash')]} crashed" for fid in M.FAMILY_IDS]
     ran = "" if corpus.whole else f" (a seeded sample of {corpus.generated})"
     return (f"mutation corpus: {len(corpus.outcomes)} mutants{ran} in {corpus.seconds:.1f} s "
-            f"({corpus.cpu:.0f} CPU s over {WORKERS} workers); " + "; ".join(parts))
+            f"({corpus.cpu:.0f} CPU s over {WORKERS} workers, {corpus.validations} validations of those that loaded); "
+            + "; ".join(parts))
 
 
 def _allowed_reason(o: M.Outcome) -> str | None:
@@ -302,6 +309,36 @@ def test_the_sample_holds_every_allow_listed_mutant_and_every_kind_on_every_file
     assert {(s.rel, s.pattern, s.kind) for s in specs} & _allowed_pairs() <= keys
     assert {(s.rel, s.kind) for s in picked} == {(s.rel, s.kind) for s in specs}
     assert picked == sample(specs), "the sample is seeded: the same every run"
+
+
+def test_a_batch_holds_one_mutant_per_file_of_one_family():
+    specs = [s for s in M.generate(REPO_ROOT) if s.kind not in M.WHOLE_FILE_KINDS]
+    picked = sample(specs)
+    found = M.batches(picked)
+    batched = [spec for b in found for u in b for spec in u]
+    assert len(batched) == len(picked) and set(batched) == set(picked), "every mutant in exactly one batch"
+    for batch in found:
+        assert len({u[0].family for u in batch}) == 1
+        assert len({u[0].rel for u in batch}) == len(batch), "two units of one file in a batch"
+        for unit in batch:
+            assert len(unit) == 1 or ({s.kind for s in unit} == set(M.INVISIBLE) and len({(s.rel, s.line, s.loc) for s in unit}) == 1)
+    # As few validations as the rule allows: a family's batches are as many as its file with the most units has.
+    units = Counter(u[0].rel for b in found for u in b)
+    for fid in M.FAMILY_IDS:
+        assert sum(b[0][0].family == fid for b in found) == max(n for rel, n in units.items() if rel.startswith(f"data/{fid}/"))
+
+
+def test_a_batch_that_is_not_accepted_is_decided_mutant_by_mutant(tmp_path):
+    """A batch of an acceptable mutant and one the contract refuses: the refusal is not
+    pinned on the acceptable one."""
+    site = copy_site(tmp_path / "site")
+    specs = M.generate(site)
+    prose = next(s for s in specs if s.rel == "data/nextchapter/chapters.jsonl" and s.pattern == "$.text" and s.kind == "rtl-override")
+    bad = next(s for s in specs if s.rel == "data/nextchapter/calls.jsonl" and s.kind == "wrong-type:object")
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=ctx, initializer=M.init_worker, initargs=(str(site), str(tmp_path))) as pool:
+        outcomes = pool.submit(M.run_batch, ((prose,), (bad,))).result()
+    assert [(o.spec, o.status) for o in outcomes] == [(prose, "accepted"), (bad, "rejected")]
 
 
 def test_corpus_covers_every_artifact(corpus):

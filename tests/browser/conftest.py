@@ -119,13 +119,20 @@ def typed_pages(site_out) -> dict[str, str]:
 # --------------------------------------------------------------------------- the server
 
 
-def _handler(directory: Path, rules: list[HeaderRule]) -> type[SimpleHTTPRequestHandler]:
+CSP = "Content-Security-Policy"
+CSP_REPORT_ONLY = "Content-Security-Policy-Report-Only"
+
+
+def _handler(directory: Path, rules: list[HeaderRule], csp_report_only: bool) -> type[SimpleHTTPRequestHandler]:
     class Handler(SimpleHTTPRequestHandler):
         """Serves DIRECTORY (a directory URL serves its index.html) with the headers that
-        netlify.toml gives the request's path."""
+        netlify.toml gives the request's path (its CSP as report-only, if asked)."""
 
         def _rule_headers(self) -> dict[str, str]:
-            return headers_for(rules, urlsplit(getattr(self, "path", "/")).path)
+            headers = headers_for(rules, urlsplit(getattr(self, "path", "/")).path)
+            if csp_report_only and CSP in headers:
+                headers = {(CSP_REPORT_ONLY if k == CSP else k): v for k, v in headers.items()}
+            return headers
 
         def send_header(self, keyword: str, value: str) -> None:
             # A rule overrides a header the file server sets itself (the Content-Type of CSVs).
@@ -155,13 +162,15 @@ class SiteServer:
 
 
 @contextmanager
-def serve(directory: Path, *, netlify_headers: bool = True) -> Iterator[SiteServer]:
+def serve(directory: Path, *, netlify_headers: bool = True, csp_report_only: bool = False) -> Iterator[SiteServer]:
     """Serve DIRECTORY on 127.0.0.1 (a free port) in a background thread, with the response
-    headers of the repository's netlify.toml, or with none at all."""
+    headers of the repository's netlify.toml, or with none at all. With `csp_report_only`, its
+    Content-Security-Policy is sent as Content-Security-Policy-Report-Only: the browser blocks
+    nothing but reports every violation the policy would have blocked."""
     rules = load_header_rules(REPO_ROOT) if netlify_headers else []
     if netlify_headers:
         assert rules, "netlify.toml declares no [[headers]]: the preview server would send none"
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(directory, rules))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(directory, rules, csp_report_only))
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, name=f"serve {directory.name}", daemon=True)
     thread.start()
