@@ -151,14 +151,19 @@ def _link_tree(src: Path, dest: Path) -> None:
 
 
 class Differential:
-    """The unedited demo built once with the cache (the warm state every edit starts from)."""
+    """The unedited demo built once with the cache (the warm state every edit starts from):
+    built here, or given as (its site, its output), as the test suite's demo build is. It is
+    only read: each edit's warm state is hard links to it, which a build replaces and never
+    writes into."""
 
-    def __init__(self, work: Path):
+    def __init__(self, work: Path, base: tuple[Path, Path] | None = None):
         self.work = work
-        self.base = copy_site(work / "base")
-        self.base_out = work / "base-out"
-        first = _run(self.base, self.base_out, cache=True)
-        assert first.status == 0, first.problems
+        if base is None:
+            self.base, self.base_out = copy_site(work / "base"), work / "base-out"
+            first = _run(self.base, self.base_out, cache=True)
+            assert first.status == 0, first.problems
+        else:
+            self.base, self.base_out = base
 
     def compare(self, rel: str) -> tuple[str, list[str]]:
         """(what the edit did, the differences between the warm and the cold build: none)."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 from cache_differential import BIBLE, SEED, Differential, input_files, sample
 
 
-def test_a_seeded_sample_of_edits_builds_warm_exactly_as_cold(tmp_path):
+def test_a_seeded_sample_of_edits_builds_warm_exactly_as_cold(tmp_path, built_site):
     edits = sample(4, SEED)
     assert edits[0] == BIBLE and len(set(edits)) == 4
-    diff = Differential(tmp_path)
+    diff = Differential(tmp_path, (built_site.root, built_site.out))  # the demo as the suite built it, with its cache
     found = {rel: diff.compare(rel)[1] for rel in edits}
     assert found == {rel: [] for rel in edits}
 
