@@ -9,8 +9,10 @@ as a family's fragment, placed by a `{{< name >}}` line.
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 import re
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,8 +306,9 @@ def rank_range(row) -> str:
 
 # The built-in theme: the pages every site has (base, page, home, downloads) and their shared
 # pieces, and the stylesheet and icon they link (sitegen/theme/assets/).
-THEME_TEMPLATES = Path(__file__).resolve().parent / "theme" / "templates"
-THEME_ASSETS = Path(__file__).resolve().parent / "theme" / "assets"
+PACKAGE_DIR = Path(__file__).resolve().parent
+THEME_TEMPLATES = PACKAGE_DIR / "theme" / "templates"
+THEME_ASSETS = PACKAGE_DIR / "theme" / "assets"
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -314,13 +317,42 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     many times (`sitegen serve`, a test suite) compiles each template once. jinja2 checks the
     source's checksum on every load, so an edited template is compiled again. Every
     environment() is configured alike, so compiled code never crosses configurations. At most
-    MAX entries: the oldest go first."""
+    MAX entries: the oldest go first.
+
+    The templates sitegen ships (its theme's and its families') are also kept on disk, in the
+    package's own __pycache__ as Python keeps the package's compiled modules, so a new process
+    (every `sitegen build` in CI) does not compile them again. That folder is as trusted as
+    the code beside it: whoever can write it can change sitegen itself. A site's own templates
+    are never kept on disk (see environment()). As for Python's own, nothing is written under
+    PYTHONDONTWRITEBYTECODE, and a folder that cannot be written is simply not used. Each file
+    is named by the template, this cache's environment configuration, jinja2's version and
+    the interpreter's, and jinja2 itself refuses one whose source checksum differs."""
 
     MAX = 1024
 
-    def __init__(self) -> None:
+    def __init__(self, flavour: str, options: tuple) -> None:
         self._code: dict[str, bytes] = {}
         self._lock = threading.Lock()
+        self._flavour = hashlib.sha256(repr((flavour, options, jinja2.__version__)).encode()).hexdigest()[:16]
+        self._disk_dir = PACKAGE_DIR / "__pycache__" / "templates"
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> jinja2.bccache.Bucket:
+        bucket = super().get_bucket(environment, name, filename, source)  # (from memory, by load_bytecode)
+        disk = self._disk_path(bucket.key, filename)
+        if bucket.code is None and disk is not None:
+            try:
+                bucket.bytecode_from_string(disk.read_bytes())  # jinja2 checks the source checksum
+            except Exception:  # noqa: BLE001 - unreadable or damaged: a miss, compiled again
+                bucket.reset()
+            if bucket.code is not None:
+                self._remember(bucket.key, bucket.bytecode_to_string())
+        bucket.disk = disk  # where dump_bytecode writes, if anywhere
+        return bucket
+
+    def _disk_path(self, key: str, filename: str | None) -> Path | None:
+        if filename is None or not Path(filename).resolve().is_relative_to(PACKAGE_DIR):
+            return None
+        return self._disk_dir / f"{key}-{self._flavour}.{sys.implementation.cache_tag}.jinja"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         with self._lock:
@@ -330,31 +362,44 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = bucket.bytecode_to_string()
+        self._remember(bucket.key, data)
+        disk = getattr(bucket, "disk", None)
+        if disk is not None and not sys.dont_write_bytecode:
+            tmp = disk.with_name(f"{disk.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            try:
+                disk.parent.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(data)
+                tmp.replace(disk)  # whole or not at all, also with another process writing it
+            except OSError:
+                tmp.unlink(missing_ok=True)
+
+    def _remember(self, key: str, data: bytes) -> None:
         with self._lock:
-            self._code.pop(bucket.key, None)
-            self._code[bucket.key] = data
+            self._code.pop(key, None)
+            self._code[key] = data
             while len(self._code) > self.MAX:
                 del self._code[next(iter(self._code))]
 
 
-_COMPILED = _CompiledTemplates()
+# The options every environment() and _sentence_env() is made with: they are part of what a
+# compiled template depends on (a change of them must not reuse code compiled under others).
+_PAGE_OPTIONS = dict(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                     keep_trailing_newline=True)
+_SENTENCE_OPTIONS = dict(autoescape=False, undefined=jinja2.StrictUndefined)
+_COMPILED = _CompiledTemplates("pages", tuple(sorted((k, repr(v)) for k, v in _PAGE_OPTIONS.items())))
 
 
 def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2.Environment:
     """The site's jinja2 environment: the site's templates/ first, then the templates each
     family ships in its package, then the built-in theme's. A site overrides any of them by
     writing a template of the same name, and needs none of its own to build. Compiled templates
-    are not kept on disk between builds: jinja2's bytecode cache is marshalled code, and whoever
-    can write a cache folder could then run code in the build (the cache holds data only). They
-    are kept in memory for the life of the process (_COMPILED)."""
+    are kept in memory for the life of the process (_COMPILED), and only sitegen's own on disk,
+    beside its code: jinja2's bytecode is marshalled code, and whoever can write a cache folder
+    (the site's .sitegen-cache holds data only) could then run code in the build."""
     env = jinja2.Environment(
         bytecode_cache=_COMPILED,
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs, THEME_TEMPLATES)]),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
+        **_PAGE_OPTIONS,
     )
     _number_filters(env)
     env.filters["short"] = lambda h, n=12: h[:n]
@@ -364,7 +409,7 @@ def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2
     return env
 
 
-_SENTENCES_COMPILED = _CompiledTemplates()  # their own: compiled without autoescape
+_SENTENCES_COMPILED = _CompiledTemplates("sentences", tuple(sorted((k, repr(v)) for k, v in _SENTENCE_OPTIONS.items())))
 _sentence_envs: dict[str, jinja2.Environment] = {}
 
 
@@ -402,8 +447,7 @@ def _sentence_env(template_dir: str) -> jinja2.Environment:
     if env is None:
         # Line breaks are kept (and then folded into spaces): a sentence may end a line of the
         # template at a tag and the next begin on the next line.
-        env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir), autoescape=False, undefined=jinja2.StrictUndefined,
-                                 bytecode_cache=_SENTENCES_COMPILED)
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir), bytecode_cache=_SENTENCES_COMPILED, **_SENTENCE_OPTIONS)
         _number_filters(env)
         env.globals["zip"] = zip
         _sentence_envs[template_dir] = env
