@@ -24,7 +24,7 @@ from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError
 from sitegen.site_files import file_checks
 
-from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, find_cell_line, hash_tree, leftovers_beside, read_sweep,
+from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, enable_only, find_cell_line, hash_tree, leftovers_beside, read_sweep,
                       rewrite_cell_line, run_cli, two_standard_scores, write_sweep)
 
 # Every stage build() reports through on_stage, written out here rather than imported so that a
@@ -48,16 +48,28 @@ def break_one_cell(root: Path) -> int:
     return line
 
 
+# The builds here publish Canonic alone: what is tested is how any build publishes or fails,
+# and the failures injected into its inputs are Canonic's (a cell, the sweep); a site of the
+# whole demo would only make every build here several times slower.
+FAMILIES = ["canonic"]
+
+
+def canonic_site(dest: Path, built_site) -> Path:
+    return enable_only(copy_site(dest, cache_from=built_site.root), FAMILIES)
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory, built_site) -> dict[str, Path]:
-    """'root': the site inputs the failing builds read (with a warm figure cache);
+    """'root': the site inputs the failing builds read (with a warm cache);
     'previous': a real build of an earlier edition of them, copied per test by `previous`."""
     base = tmp_path_factory.mktemp("atomic")
-    earlier = copy_site(base / "earlier", cache_from=built_site.root)
+    earlier = canonic_site(base / "earlier", built_site)
     home = earlier / "content" / "index.md"
     home.write_text(home.read_text(encoding="utf-8").rstrip("\n") + "\n\nThe previous edition.\n", encoding="utf-8")
     build(load_config(earlier), base / "previous")
-    return {"root": copy_site(base / "site", cache_from=built_site.root), "previous": base / "previous"}
+    root = canonic_site(base / "site", built_site)
+    build(load_config(root), base / "warm")  # its cache filled for these inputs (pages, the home page's)
+    return {"root": root, "previous": base / "previous"}
 
 
 @pytest.fixture
@@ -197,23 +209,24 @@ def test_a_build_killed_between_the_swaps_two_renames_is_recovered_by_the_next(s
     assert_untouched(out, before)
 
 
-def test_invalid_input_into_a_new_out_dir_creates_nothing(site_copy, tmp_path):
-    break_one_cell(site_copy)
+def test_invalid_input_into_a_new_out_dir_creates_nothing(sites, tmp_path):
+    site = Path(shutil.copytree(sites["root"], tmp_path / "site"))
+    break_one_cell(site)
     out = tmp_path / "fresh" / "out"
     with pytest.raises(InputError):
-        build(load_config(site_copy), out)
+        build(load_config(site), out)
     assert not out.exists()
     assert not out.parent.exists() or leftovers_beside(out) == []
 
 
-def test_stale_staging_dir_from_a_killed_build_is_cleaned_up(cached_site_copy, tmp_path):
+def test_stale_staging_dir_from_a_killed_build_is_cleaned_up(sites, tmp_path):
     out = tmp_path / "out"
     stale = tmp_path / ".sitegen-staging-out-999999"
     (stale / "canonic").mkdir(parents=True)
     (stale / "canonic" / "half.html").write_text("<p>half", encoding="utf-8")
     other = tmp_path / ".sitegen-staging-elsewhere-999999"  # another output's: not ours to remove
     other.mkdir()
-    build(load_config(cached_site_copy), out)
+    build(load_config(shutil.copytree(sites["root"], tmp_path / "site")), out)
     assert leftovers_beside(out) == [other.name]
     assert (out / "index.html").is_file()
 
