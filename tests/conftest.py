@@ -88,9 +88,10 @@ BIBLES_DIR = "content/canonic/bibles"
 # one of them alone at the end while the other has nothing to do. (xdist's own order, by number
 # of tests, started the mutation corpus halfway through.) Measured with --durations=0.
 LONGEST_FIRST = (
-    "test_mutations.py", "test_incremental.py", "browser/test_axe.py", "browser/test_xss_corpus.py",
-    "browser/test_screenshots.py", "browser/test_tables.py", "test_cache_differential.py", "test_verify.py",
-    "test_atomic.py", "test_semantic_faults.py", "test_input_files.py", "test_canonic_contract.py",
+    "test_incremental.py", "test_mutations.py", "browser/test_axe.py", "browser/test_xss_corpus.py",
+    "test_chronicle.py", "test_chronicle_procedure.py", "browser/test_screenshots.py", "test_input_files.py",
+    "test_atomic.py", "browser/test_tables.py", "test_cache_differential.py", "test_semantic_faults.py",
+    "test_canonic_contract.py", "test_verify.py",
 )
 
 
