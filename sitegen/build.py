@@ -231,13 +231,23 @@ def validate(config: SiteConfig, *, cache: bool = True) -> list[str]:
 
 def compute(config: SiteConfig) -> dict:
     """Every check `validate` makes, from the inputs alone (no cache), and each family's results."""
-    return _checked(config, None)
+    return _checked(config, None)[0]
 
 
-def _checked(config: SiteConfig, cached: tuple | None) -> dict:
+def checked_outputs(config: SiteConfig, *, cache: bool = True) -> tuple[dict[str, Outputs], list[str]]:
+    """Every check `validate` makes, with the cache read as validate reads it, and every
+    family's Outputs (a family whose cache entry holds them, as the entry holds them: tables,
+    figure data, texts, summary; pages without their contexts); and the warnings validate
+    would give. What `sitegen paper` publishes from."""
+    warnings: list[str] = []
+    outputs = _checked(config, _cache_for(config, warnings, "checked") if cache else None)[1]
+    return outputs, warnings
+
+
+def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, Outputs]]:
     """validate's checks, with the cache `cached` (_cache_for) or none; the results of the
-    families computed (every family, without a cache). Computed results are queued for the
-    cache as a build queues them, but nothing here saves them."""
+    families computed (every family, without a cache), and every family's Outputs. Computed
+    results are queued for the cache as a build queues them, but nothing here saves them."""
     store_, digest, keys = cached if cached else (None, None, None)
     intake = _load(config, keys, store_)
     if intake.loaded.problems:
@@ -246,7 +256,7 @@ def _checked(config: SiteConfig, cached: tuple | None) -> dict:
     outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
     numbers.check_finite({fid: outputs[fid] for fid in results})
     _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
-    return results
+    return results, outputs
 
 
 def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> tuple[incremental.Cache, dict[str, str], dict[str, str]] | None:

@@ -202,13 +202,16 @@ def verify(site: Path, source: Path | None) -> None:
 @main.command()
 @root_option
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Directory for the paper's figures, tables and text.")
-def paper(root: Path, out: Path) -> None:
+@click.option("--no-cache", is_flag=True, help="Check and compute everything again: do not read the build cache.")
+def paper(root: Path, out: Path, no_cache: bool) -> None:
     """Write the figures, tables and sentences the paper requires ([tool.sitegen.paper])."""
     from sitegen.config import load_config
     from sitegen.paper import paper as run_paper
 
     try:
-        names = run_paper(load_config(root), out)
+        names, warnings = run_paper(load_config(root), out, cache=not no_cache)
+        for warning in warnings:
+            click.echo(f"warning: {warning}", err=True)
     except SitegenError as exc:
         _fail(exc)
     click.echo(f"wrote {len(names)} required items into {out}")

@@ -21,11 +21,9 @@ from pathlib import Path
 from sitegen import figures as figures_mod
 from sitegen import publish
 from sitegen.aggregate import find_aggregate_fields_in_text
-from sitegen.build import CACHE_DIR, compute
+from sitegen.build import CACHE_DIR, checked_outputs
 from sitegen.config import CONFIG_FILE, SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
-from sitegen import render
-from sitegen.families import for_site, published
 
 # Phrases that state or imply a single number across domains.
 _PHRASE = re.compile(r"\b(overall[\s-]+(score|rank(ing)?|winner|leader(board)?)|aggregate[\s-]+score|grand[\s-]+mean|"
@@ -36,13 +34,16 @@ def forbidden_in(text: str) -> list[str]:
     return find_aggregate_fields_in_text(text) + sorted({m.group(0) for m in _PHRASE.finditer(text)})
 
 
-def paper(config: SiteConfig, out_dir: Path) -> list[str]:
+def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[list[str], list[str]]:
     """Write every required item into out_dir (replaced whole, like a site, and only when it is
-    empty or a sitegen output: its manifest names the generator). Returns the names."""
+    empty or a sitegen output: its manifest names the generator). Returns the names, and what
+    the user must know though the inputs are valid (the cache could not be read).
+
+    Every check a build makes runs first, with the build cache read as `validate` reads it (a
+    family whose key holds there passed these checks with these inputs and code: its entry's
+    tables, figure data and texts are what a build publishes), never written."""
     publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
-    results = compute(config)
-    site = for_site(config.root, config.families)
-    outputs = {fid: published(site[fid], results[fid], render.synthetic_note) for fid in config.families}
+    outputs, warnings = checked_outputs(config, cache=cache)
     figures = {f.name: f for o in outputs.values() for f in o.figures}
     tables = {t.stem: t for o in outputs.values() for t in o.tables}
     texts = {k: v for o in outputs.values() for k, v in o.texts.items()}
@@ -98,4 +99,4 @@ def paper(config: SiteConfig, out_dir: Path) -> list[str]:
         except BaseException:
             writer.abort()
             raise
-    return list(required)
+    return list(required), warnings

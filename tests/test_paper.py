@@ -55,6 +55,19 @@ def test_paper_writes_every_required_item(paper_run, built_site):
     assert sorted(fragments) == sorted(n for n, k in kinds.items() if k == "text")
 
 
+def test_a_paper_from_the_build_cache_is_the_paper_from_scratch(paper_run, tmp_path):
+    """The module's paper read Canonic's, ChronicleBench's... results from the demo build's
+    cache (as `validate` reads it); --no-cache checks and computes everything again: the same
+    bytes, and the cache is not written."""
+    root, warm = paper_run
+    cache = root / ".sitegen-cache"
+    before = hash_tree(cache)
+    r = run_cli("paper", "--root", str(root), "--out", str(tmp_path / "cold"), "--no-cache")
+    assert r.returncode == 0, r.stderr
+    assert hash_tree(tmp_path / "cold") == hash_tree(warm)
+    assert hash_tree(cache) == before
+
+
 def test_the_paper_manifest_binds_every_item_to_its_source_artifacts(paper_run, built_site):
     """Each required item names the SHA-256 of every artifact it came from: a figure or a table
     exactly as the site's manifest does, a sentence every artifact of its family's tables."""
