@@ -266,7 +266,8 @@ def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> 
         warnings.append(f"the build cache {CACHE_DIR}/ {unusable}: {done} without it")
         return None
     digest = incremental.digest_inputs(config.root)
-    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs) for fid in config.families}
+    limits = config.limits.model_dump(mode="json")
+    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs, limits) for fid in config.families}
     return incremental.Cache(config.root), digest, keys
 
 

@@ -4,12 +4,13 @@ Every key is a SHA-256 over the content of what a result depends on, never a tim
 
     code     every file of the sitegen package, the Python version and the installed
              distributions (an upgraded jinja2 or vl-convert can change output bytes)
-    config   pyproject.toml, as bytes
-    family   code + config + every file its declared inputs match (Family.inputs: folders
+    limits   pyproject.toml's [tool.sitegen.limits], the only configuration a family is given
+    family   code + limits + every file its declared inputs match (Family.inputs: folders
              and globs such as data/canonic/ and content/canonic/bibles/*.md)
                                                                          -> its computed Outputs,
              without page contexts ("families/")
-    pages    code + templates/ + the site context + the family's key     -> its pages' HTML
+    pages    code + templates/ + the site context (the site's title, base URL, families...
+             from pyproject.toml) + the family's key                     -> its pages' HTML
     page     code + templates/ + the site context + one authored page + the keys of the
              families whose sections it places                           -> that page's HTML
     figure   its name, data and drawing code (figures.figure_key)         -> SVG, PNG, spec
@@ -42,8 +43,8 @@ decoding is a miss, never an error; a drawing function is stored by name and onl
 of a family package is ever called by it. A checksum catches damage, not forgery: whoever can
 write .sitegen-cache/ can write an entry with a correct checksum, as whoever can write the
 repository can change what it publishes. The cache is therefore an input of the same trust
-as the repository it sits in, and it holds no code at all (jinja2's compiled templates are not
-kept, see render.environment): CI restores it only by its exact key, never another branch's by a
+as the repository it sits in, and it holds no code at all (jinja2's compiled templates are
+kept beside sitegen's own code, never here: see render.environment): CI restores it only by its exact key, never another branch's by a
 prefix, and `sitegen verify --source` rebuilds a published site from scratch to compare
 every byte.
 """
@@ -375,10 +376,15 @@ def covers(inputs: Iterable[str], rel: str) -> bool:
     return False
 
 
-def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str]) -> str:
+def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str], limits: dict[str, Any]) -> str:
+    """What a family's result depends on: the generator's code, every file its declared inputs
+    cover, and the input limits of the configuration, the one part of pyproject.toml a family
+    is given (its load's `limits`). The rest of pyproject.toml is the site's (its title, base
+    URL, which families it publishes, what the paper requires): it keys the pages, which show
+    it, not the families, so a site that edits its title or publishes one family fewer
+    computes no family again."""
     inputs = tuple(inputs)
-    return key_of("family", fid, code_key(), digest.get("pyproject.toml", ""),
-                  {rel: sha for rel, sha in digest.items() if covers(inputs, rel)})
+    return key_of("family", fid, code_key(), limits, {rel: sha for rel, sha in digest.items() if covers(inputs, rel)})
 
 
 def family_entry(digest: dict[str, str], files: list[SourceFile], outputs: Outputs) -> dict | None:

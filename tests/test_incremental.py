@@ -193,6 +193,31 @@ def test_an_edited_amendment_reloads_only_its_family_and_equals_a_cold_build(sit
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
 
+def test_an_edit_of_the_sites_own_settings_computes_no_family(site, tmp_path, monkeypatch):
+    """What the paper requires is the site's setting, not a family's input: a rebuild after
+    editing it loads no family, and its output is the cold build's. (A setting the pages show,
+    such as the title, renders them again, which computes their families afresh: page contexts
+    are not cached.)"""
+    counting = Counting(monkeypatch)
+    config = site / "pyproject.toml"
+    text = config.read_text(encoding="utf-8")
+    assert '  "canonic.task-set",\n' in text
+    config.write_text(text.replace('  "canonic.task-set",\n', ""), encoding="utf-8")
+    build(load_config(site), tmp_path / "out")
+    assert counting.calls == []
+    monkeypatch.undo()
+    assert_same_as_cold(site, tmp_path / "out", tmp_path)
+
+
+def test_a_changed_input_limit_loads_every_family_again(site, tmp_path, monkeypatch):
+    """A limit is what a family's load is given: a family's key holds it."""
+    counting = Counting(monkeypatch)
+    config = site / "pyproject.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "\n[tool.sitegen.limits]\nmax_records = 9000000\n", encoding="utf-8")
+    build(load_config(site), tmp_path / "out")
+    assert sorted(counting.calls) == sorted(SMALL)
+
+
 def test_a_changed_cell_rebuilds_to_the_cold_output(canonic_site, tmp_path):
     site = canonic_site
     out = tmp_path / "out"
