@@ -44,9 +44,9 @@ of a family package is ever called by it. A checksum catches damage, not forgery
 write .sitegen-cache/ can write an entry with a correct checksum, as whoever can write the
 repository can change what it publishes. The cache is therefore an input of the same trust
 as the repository it sits in, and it holds no code at all (jinja2's compiled templates are
-kept beside sitegen's own code, never here: see render.environment): CI restores it only by its exact key, never another branch's by a
-prefix, and `sitegen verify --source` rebuilds a published site from scratch to compare
-every byte.
+kept beside sitegen's own code, never here: see render.environment): CI restores it only by
+its exact key, never another branch's by a prefix, and `sitegen verify --source` rebuilds a
+published site from scratch to compare every byte.
 """
 
 from __future__ import annotations
@@ -380,9 +380,10 @@ def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str], limits: 
     """What a family's result depends on: the generator's code, every file its declared inputs
     cover, and the input limits of the configuration, the one part of pyproject.toml a family
     is given (its load's `limits`). The rest of pyproject.toml is the site's (its title, base
-    URL, which families it publishes, what the paper requires): it keys the pages, which show
-    it, not the families, so a site that edits its title or publishes one family fewer
-    computes no family again."""
+    URL, which families it publishes, what the paper requires): it keys the pages that show
+    it, not the families. Editing a setting no page shows (what the paper requires) computes
+    no family again; one the pages show renders them again, and rendering a family's pages
+    loads and computes it afresh (page contexts are not cached)."""
     inputs = tuple(inputs)
     return key_of("family", fid, code_key(), limits, {rel: sha for rel, sha in digest.items() if covers(inputs, rel)})
 
