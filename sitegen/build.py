@@ -224,9 +224,7 @@ def validate(config: SiteConfig, *, cache: bool = True) -> list[str]:
     a page, whose key holds there passed these same checks with these same inputs and code,
     and is not checked again (the cache may skip work, never a check). Entries found are marked
     recently used; none is added."""
-    warnings: list[str] = []
-    _checked(config, _cache_for(config, warnings, "checked") if cache else None)
-    return warnings
+    return checked_outputs(config, cache=cache)[1]
 
 
 def compute(config: SiteConfig) -> dict:
