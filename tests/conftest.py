@@ -103,8 +103,9 @@ def pytest_collection_modifyitems(items) -> None:
 # --------------------------------------------------------------------------- copying a site
 
 
-def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = False) -> Path:
-    """Copy the repository's site inputs into `dest` (created) and return it.
+def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = False, families: list[str] | None = None) -> Path:
+    """Copy the repository's site inputs into `dest` (created) and return it; with `families`,
+    only those are enabled (enable_only).
 
     `cache_from`: a site root whose cache is copied too (its figures, computed families and
     rendered pages, not its record of which output holds which build): a build then redoes
@@ -121,13 +122,13 @@ def copy_site(dest: Path, *, cache_from: Path | None = None, schemas: bool = Fal
             shutil.copy2(src, dest / name)
     if cache_from is not None and (cache_from / CACHE_DIR).is_dir():
         shutil.copytree(cache_from / CACHE_DIR, dest / CACHE_DIR, ignore=shutil.ignore_patterns("builds.json"))
-    return dest
+    return dest if families is None else enable_only(dest, families)
 
 
 def one_family(dest: Path, fid: str) -> Path:
     """A copy of the site inputs with only family FID enabled: the demo's own files, a smaller
     build."""
-    return enable_only(copy_site(dest), [fid])
+    return copy_site(dest, families=[fid])
 
 
 def enable_only(root: Path, fids: list[str]) -> Path:

@@ -592,29 +592,26 @@ def run_batch(batch: tuple[Unit, ...]) -> list[Outcome]:
     """validate() once with every unit of the batch written to its file (with their family
     alone enabled: the others' inputs are pristine). An acceptance accepts every mutant of the
     batch; anything else is decided again by each mutant's own validation."""
-    start = time.process_time()
     specs = [spec for unit in batch for spec in unit]
-    try:
-        for unit in batch:
-            kind = INVISIBLE_PAIR if len(unit) > 1 else unit[0].kind
-            (_W.root / unit[0].rel).write_bytes(mutate_file(_W.pristine[unit[0].rel], dataclasses.replace(unit[0], kind=kind)))
-        together = _full(specs[0])
-    finally:
-        for unit in batch:
-            (_W.root / unit[0].rel).write_bytes(_W.pristine[unit[0].rel])
+    written = [dataclasses.replace(u[0], kind=INVISIBLE_PAIR) if len(u) > 1 else u[0] for u in batch]
+    together = _full_with(written, specs[0])
     if together.status == "accepted" or len(specs) == 1:  # (a lone mutant's own outcome)
-        share = (time.process_time() - start) / len(specs)
-        return [dataclasses.replace(together, spec=spec, cpu=share) for spec in specs]
-    outcomes = []
-    for spec in specs:
-        one = time.process_time()
-        path = _W.root / spec.rel
-        path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
-        try:
-            outcomes.append(dataclasses.replace(_full(spec), cpu=time.process_time() - one))
-        finally:
-            path.write_bytes(_W.pristine[spec.rel])
-    return outcomes
+        return [dataclasses.replace(together, spec=spec, cpu=together.cpu / len(specs)) for spec in specs]
+    return [_full_with([spec], spec) for spec in specs]
+
+
+def _full_with(written: list[Spec], spec: Spec) -> Outcome:
+    """_full(spec) with the mutants `written` in their files (one per file), the pristine
+    bytes put back after; its cpu is the worker's CPU time for it."""
+    start = time.process_time()
+    try:
+        for w in written:
+            (_W.root / w.rel).write_bytes(mutate_file(_W.pristine[w.rel], w))
+        outcome = _full(spec)
+    finally:
+        for w in written:
+            (_W.root / w.rel).write_bytes(_W.pristine[w.rel])
+    return dataclasses.replace(outcome, cpu=time.process_time() - start)
 
 
 def _full(spec: Spec) -> Outcome:

@@ -24,7 +24,7 @@ from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError
 from sitegen.site_files import file_checks
 
-from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, enable_only, find_cell_line, hash_tree, leftovers_beside, read_sweep,
+from conftest import (CELLS_REL, COMMAND_SECONDS, copy_site, find_cell_line, hash_tree, leftovers_beside, read_sweep,
                       rewrite_cell_line, run_cli, two_standard_scores, write_sweep)
 
 # Every stage build() reports through on_stage, written out here rather than imported so that a
@@ -54,20 +54,16 @@ def break_one_cell(root: Path) -> int:
 FAMILIES = ["canonic"]
 
 
-def canonic_site(dest: Path, built_site) -> Path:
-    return enable_only(copy_site(dest, cache_from=built_site.root), FAMILIES)
-
-
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory, built_site) -> dict[str, Path]:
     """'root': the site inputs the failing builds read (with a warm cache);
     'previous': a real build of an earlier edition of them, copied per test by `previous`."""
     base = tmp_path_factory.mktemp("atomic")
-    earlier = canonic_site(base / "earlier", built_site)
+    earlier = copy_site(base / "earlier", cache_from=built_site.root, families=FAMILIES)
     home = earlier / "content" / "index.md"
     home.write_text(home.read_text(encoding="utf-8").rstrip("\n") + "\n\nThe previous edition.\n", encoding="utf-8")
     build(load_config(earlier), base / "previous")
-    root = canonic_site(base / "site", built_site)
+    root = copy_site(base / "site", cache_from=built_site.root, families=FAMILIES)
     build(load_config(root), base / "warm")  # its cache filled for these inputs (pages, the home page's)
     return {"root": root, "previous": base / "previous"}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CELLS_REL, copy_site, enable_only, hash_tree, ref_status, reference, run_cli, two_standard_scores
+from conftest import CELLS_REL, copy_site, hash_tree, ref_status, reference, run_cli, two_standard_scores
 
 from sitegen.build import build
 from sitegen.config import load_config
@@ -32,7 +32,7 @@ def canonic_out(built_site, tmp_path_factory) -> Path:
     demo would only make each check here several times slower. (The first and the `--source`
     tests verify the whole demo.)"""
     base = tmp_path_factory.mktemp("verify")
-    root = enable_only(copy_site(base / "source", cache_from=built_site.root), ["canonic"])
+    root = copy_site(base / "source", cache_from=built_site.root, families=["canonic"])
     build(load_config(root), base / "out")
     return base / "out"
 
@@ -176,7 +176,7 @@ def rewrite_hashes(site: Path, rel: str) -> None:
 def test_a_page_edited_with_its_hashes_rewritten_passes_hash_only_verify_but_not_verify_source(tmp_path):
     # A site of one family: `--source` rebuilds it cold, whatever its size (the demo's own
     # rebuild is the next test's).
-    source = enable_only(copy_site(tmp_path / "source"), ["nextchapter"])
+    source = copy_site(tmp_path / "source", families=["nextchapter"])
     site = tmp_path / "site"
     build(load_config(source), site)
     rel = "nextchapter/index.html"
