@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import amendments, incremental, numbers, publish, render, site_files, site_index
+from sitegen import amendments, collector, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
@@ -247,13 +247,14 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
     families computed (every family, without a cache), and every family's Outputs. Computed
     results are queued for the cache as a build queues them, but nothing here saves them."""
     store_, digest, keys = cached if cached else (None, None, None)
-    intake = _load(config, keys, store_)
-    if intake.loaded.problems:
-        raise InputError(intake.loaded.problems)
-    results = _compute(config, intake.inputs)
-    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-    numbers.check_finite({fid: outputs[fid] for fid in results})
-    _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
+    with collector.working():
+        intake = _load(config, keys, store_)
+        if intake.loaded.problems:
+            raise InputError(intake.loaded.problems)
+        results = _compute(config, intake.inputs)
+        outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+        numbers.check_finite({fid: outputs[fid] for fid in results})
+        _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
     return results, outputs
 
 
@@ -531,7 +532,7 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     is done and no stage is entered (BuildResult.up_to_date); otherwise unchanged families and
     pages are reused (see the module docstring)."""
     publish.check_output_dir(Path(out_dir), config.root)
-    with publish.output_lock(Path(out_dir)):  # one build at a time writes an output
+    with publish.output_lock(Path(out_dir)), collector.working():  # one build at a time writes an output
         return _build(config, Path(out_dir), on_stage, on_figure, cache)
 
 

@@ -28,7 +28,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import numbers, publish, render
+from sitegen import collector, numbers, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import declared, for_site, installed, published
@@ -206,7 +206,11 @@ def verify(site: Path, source: Path | None = None) -> list[str]:
     """Every mismatch found, one line each; an empty list means the site checks out. With
     `source`, the site is compared byte for byte with a build of that repository (a
     SitegenError when it does not build)."""
-    site = Path(site)
+    with collector.working():
+        return _verify(Path(site), source)
+
+
+def _verify(site: Path, source: Path | None) -> list[str]:
     files, odd = tree(site)
     if MANIFEST not in files:
         return odd + [f"{site}: no regular file manifest.json (not a sitegen build)"]

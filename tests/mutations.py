@@ -536,6 +536,7 @@ def run(spec: Spec) -> Outcome:
     (reading, the contract, the checks across documents); families are independent, so only
     the mutated one is loaded. A mutant it rejects (or crashes on) is classified here; one it
     loads cleanly comes back LOADED, for run_batch."""
+    from sitegen import collector
     from sitegen.errors import InputError
     from sitegen.families import for_site
     from sitegen.load import Loaded
@@ -545,7 +546,8 @@ def run(spec: Spec) -> Outcome:
     path.write_bytes(mutate_file(_W.pristine[spec.rel], spec))
     try:
         loaded = Loaded()
-        for_site(_W.root, [spec.family])[spec.family].load(_W.root, loaded, _W.config.limits)
+        with collector.working():  # as a build loads it
+            for_site(_W.root, [spec.family])[spec.family].load(_W.root, loaded, _W.config.limits)
         if loaded.problems:
             outcome = _rejected(spec, "fast", InputError(loaded.problems).problems)
         else:
