@@ -58,6 +58,8 @@ def has_aggregate_key(value: Any) -> bool:
             inside = v.values()
         else:
             inside = v
+        if _SCALARS.issuperset(map(type, inside)):  # a row of plain values: one pass in C
+            continue
         for x in inside:
             t = type(x)
             if t is dict or t is list or (t not in _SCALARS and isinstance(x, (dict, list))):

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from sitegen.load import Loaded, _max_depth, _too_deep, read_json
+from sitegen.load import Loaded, _has_long_digit_run, _max_depth, _too_deep, read_json
 
 from conftest import CELLS_REL, FREEZE_REL, PROBES_REL, hash_tree, read_json as read_json_file, run_cli, write_json
 
@@ -278,6 +281,30 @@ def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, cached_si
 def test_the_nesting_depth_skips_brackets_inside_strings(text, depth):
     json.loads(text)
     assert _max_depth(text) == depth
+
+
+def _depth(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(alphabet='[]{}"\\ab,:é'),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='[]{}"\\a'), inner, max_size=4),
+                           max_leaves=30)
+
+
+@given(JSON_VALUES, st.booleans())
+def test_the_nesting_depth_of_any_json_text_is_the_depth_of_its_value(value, ascii_only):
+    assert _max_depth(json.dumps(value, ensure_ascii=ascii_only)) == _depth(value)
+
+
+@given(st.lists(st.text(alphabet="0123456789", min_size=1, max_size=22) | st.text(alphabet=' ."\u0663é', min_size=1, max_size=3)).map("".join))
+def test_a_run_of_19_digits_is_found_where_a_regular_expression_finds_one(text):
+    # (U+0663, an Arabic-Indic digit, is not a JSON digit: [0-9] does not match it)
+    assert _has_long_digit_run(text) == bool(re.search("[0-9]{19}", text))
 
 
 def test_a_deep_document_with_many_brackets_in_strings_is_still_found_where_it_goes_too_deep():
