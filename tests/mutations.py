@@ -386,14 +386,15 @@ class _Lru(OrderedDict):
         return self[key]
 
 
-def _exact_json(value) -> bytes:
+def _exact_json(value) -> bytes | str:
     """A record's value as JSON text: two values give the same text only when they are equal
     and of the same types (orjson, ten times the standard library's speed; a record it cannot
-    encode goes to the standard library)."""
+    encode, such as one holding a lone surrogate, goes to the standard library, as a str that
+    no orjson bytes can equal)."""
     try:
         return orjson.dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return json.dumps(value, ensure_ascii=False)
 
 
 def _digest(lines: list[bytes]) -> bytes:
@@ -409,6 +410,7 @@ def _call_marked(flag: list, fn, *args):
 
 
 RECORD_CACHE_SIZE = 100_000  # validated records kept per worker, the oldest dropped first
+LINE_CACHE_SIZE = 20_000  # parsed JSONL lines kept per worker (the demo's files hold about 9,000)
 
 
 def memoize_intake() -> None:
@@ -421,7 +423,7 @@ def memoize_intake() -> None:
     - sitegen.load.map_chunks runs `fn(chunk)` for every chunk of a large JSONL file, and may
       already run it in another process: a pure function of the picklable `fn` (the Canonic
       checker and the sweep it checks against) and the chunk's bytes;
-    - sitegen.load.parse_chunk: the records of a chunk, from its bytes;
+    - sitegen.load.parse_chunk: the records of a chunk, line by line from each line's bytes;
     - sitegen.contract.validate_many: the models of a list of records, from those records
       (the very objects the parse memo returned, kept alive by the cache so their identity
       cannot be reused); and below that, each record's model and problems from its line and
@@ -436,7 +438,7 @@ def memoize_intake() -> None:
 
     map_original, parse_original = load_mod.map_chunks, load_mod.parse_chunk
     validate_original = contract_mod.validate_many
-    chunk_cache, parse_cache, model_cache, record_cache = _Lru(6), _Lru(8), _Lru(8), OrderedDict()
+    chunk_cache, line_cache, model_cache, record_cache = _Lru(6), _Lru(LINE_CACHE_SIZE), _Lru(8), OrderedDict()
     inside_map = []  # set while a chunk function runs: its own parse is cached one level up
 
 
@@ -452,11 +454,16 @@ def memoize_intake() -> None:
             yield tuple(list(x) if isinstance(x, list) else x for x in result)
 
     def parse_chunk(chunk, screen=None):
-        if inside_map:
-            return parse_original(chunk, screen)
-        key = (chunk.rel, chunk.first_line, _digest(chunk.lines), screen)
-        records, problems = parse_cache.get_or(key, lambda: parse_original(chunk, screen))
-        return list(records), list(problems)
+        # Line by line: a chunk's lines are parsed each on its own (one decoder's memory of
+        # the keys it screened changes no result), so in the mutated chunk only the mutated
+        # line is parsed again, also inside a chunk function whose chunk memo missed.
+        records, problems = [], []
+        for i, raw in enumerate(chunk.lines, start=chunk.first_line):
+            key = (chunk.rel, i, raw, chunk.max_string_chars, screen)
+            found = line_cache.get_or(key, lambda: parse_original(dataclasses.replace(chunk, first_line=i, lines=[raw]), screen))
+            records += found[0]
+            problems += found[1]
+        return records, problems
 
     def validate_many(adapter, records, rel):
         if inside_map:  # the chunk's function missed (its chunk is the mutated one): by record
