@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import fcntl
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -19,13 +20,26 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
 
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+from sitegen import collector
+from sitegen.build import build, compute
+from sitegen.config import load_config
 
 # --------------------------------------------------------------------------- where tests write
 #
 # A run writes gigabytes of site copies and builds, and deletes most of them again. On a disk
-# mounted with online discard, as this project's CI machines are, deleting a tree stalls the
-# creation of every file after it: 2,000 files took 1.0-1.5 s to create right after 2,000 were
+# mounted with online discard (as the one this suite was measured on), deleting a tree stalls
+# the creation of every file after it: 2,000 files took 1.0-1.5 s to create right after 2,000 were
 # deleted, against 0.04-0.08 s otherwise (measured). So the run's temporary folders, and the
 # programs it starts (builds, Chromium), go to a memory-backed filesystem when there is one with
 # room: /dev/shm, a tmpfs with at least MEMORY_TMP_MIN_FREE free. SITEGEN_TEST_TMPDIR names
@@ -60,19 +74,12 @@ def _test_tmpdir() -> str | None:
 if (_tmp := _test_tmpdir()) is not None:
     os.environ["TMPDIR"] = _tmp  # for the programs the tests start, pytest's workers among them
     tempfile.tempdir = None  # read TMPDIR again at the next use: pytest's own folders go there too
-from collections import Counter
-from dataclasses import dataclass, field
-from fractions import Fraction
-from pathlib import Path
-from typing import Any, Callable
 
-import numpy as np
-import pytest
-from hypothesis import settings
-from hypothesis.configuration import set_hypothesis_home_dir
 
-from sitegen.build import build, compute
-from sitegen.config import load_config
+# The test processes' own work (reading and parsing what builds wrote, fixtures that hold a
+# whole demo's results for the session) collects garbage as sitegen's own work does
+# (sitegen/collector.py): rarely, and never by rescanning what was there long before.
+gc.set_threshold(*collector.THRESHOLDS)
 
 # Hypothesis keeps an example database and caches under its home directory; keep them out of
 # the working tree (the suite writes only into tmp dirs).
