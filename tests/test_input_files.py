@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from sitegen.load import Loaded, _has_long_digit_run, _max_depth, _too_deep, read_json
 
-from conftest import CELLS_REL, FREEZE_REL, PROBES_REL, hash_tree, read_json as read_json_file, run_cli, write_json
+from conftest import CELLS_REL, FREEZE_REL, PROBES_REL, copy_site, hash_tree, read_json as read_json_file, run_cli, write_json
 
 NOT_AN_INPUT = "expected a regular file inside the repository; found"
 
@@ -50,8 +50,8 @@ def files_containing(tree: Path, needle: bytes) -> list[str]:
 # --------------------------------------------------------------------------- what is an input
 
 
-def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_is_published(tmp_path, cached_site_copy):
-    site, out = cached_site_copy, tmp_path / "out"
+def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_is_published(tmp_path, built_site):
+    site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["canonic"]), tmp_path / "out"
     assert build_cli(site, out).returncode == 0
     before = hash_tree(out)
     secret = b"MY_SECRET_TOKEN=s3cr3t-0f-the-build-host"
@@ -75,8 +75,8 @@ def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_
     assert files_containing(tmp_path, secret) == ["host/environ", "host/leak.md"]
 
 
-def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(tmp_path, cached_site_copy):
-    site, out = cached_site_copy, tmp_path / "out"
+def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(tmp_path, built_site):
+    site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["canonic"]), tmp_path / "out"
     assert build_cli(site, out).returncode == 0
     before = hash_tree(out)
     cells = site / CELLS_REL
@@ -91,8 +91,8 @@ def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(
     assert hash_tree(out) == before
 
 
-def test_an_emacs_lock_file_is_skipped_and_publishes_nothing(tmp_path, cached_site_copy):
-    site, out = cached_site_copy, tmp_path / "out"
+def test_an_emacs_lock_file_is_skipped_and_publishes_nothing(tmp_path, built_site):
+    site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"]), tmp_path / "out"
     # What emacs leaves beside a file being edited: a symlink to "user@host.pid:boot", dangling.
     (site / "content" / ".#index.md").symlink_to("editor@host.4242:1764600000")
     (site / "content" / "index.md~").write_text("---\ntitle: Backup\n---\nold\n", encoding="utf-8")
@@ -262,8 +262,8 @@ def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
     assert lines[21:] == ["data/a.jsonl: 5 more problems not shown", "data/b.json $.y: expected a number; found null"]
 
 
-def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, cached_site_copy):
-    site, out = cached_site_copy, tmp_path / "out"
+def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, built_site):
+    site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"]), tmp_path / "out"
     (site / "assets").mkdir(exist_ok=True)
     (site / "assets" / "latin-1.txt").write_bytes("café, naïve\n".encode("latin-1"))
     assert run_cli("validate", "--root", str(site)).returncode == 0
