@@ -17,9 +17,9 @@ __version__ = "0.1.0"
 def __getattr__(name: str):
     # Lazy, so `import sitegen.errors` (or a family's models) does not pay for DuckDB and jinja2.
     if name in ("build", "validate"):
-        from sitegen import build as _build
+        import importlib  # not `from sitegen import build`: that asks this very function again
 
-        return getattr(_build, name)
+        return getattr(importlib.import_module("sitegen.build"), name)
     if name == "load_config":
         from sitegen.config import load_config
 

@@ -397,6 +397,9 @@ def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2
     beside its code: jinja2's bytecode is marshalled code, and whoever can write a cache folder
     (the site's .sitegen-cache holds data only) could then run code in the build."""
     env = jinja2.Environment(
+        # One environment serves one build, whose templates do not change under it: no stat of
+        # every template a page extends, imports and includes on each of its renders.
+        auto_reload=False,
         bytecode_cache=_COMPILED,
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs, THEME_TEMPLATES)]),
         **_PAGE_OPTIONS,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sitegen.config import Limits, load_config
 from sitegen.errors import BuildError, InputError
 from sitegen import scaffold_amendment as scaffold
-from sitegen.families.chronicle.models import AMENDMENT_FIELDS
+from sitegen.families.chronicle import AMENDMENT_FIELDS
 from sitegen.load import Loaded, read_markdown
 
 from conftest import REPO_ROOT, REQUEST_SECONDS, copy_site, hash_tree, run_cli

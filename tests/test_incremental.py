@@ -683,3 +683,21 @@ def test_saving_lists_each_cache_folder_once_whatever_the_number_of_entries(tmp_
         cache.put("pages/authored", f"new{i}", {"x": "y"}, keep=3)
     cache.save()
     assert sorted(p.name for p in folder.iterdir()) == [f"new{i}{incremental.ENTRY_SUFFIX}" for i in range(3)]
+
+
+def test_a_figure_worker_imports_the_drawing_code_alone():
+    """A figure is drawn in a worker process that unpickles its drawing function, importing that
+    function's module and so its family's package: the package must not pull in the family's
+    models, validation, pages or DuckDB (about half a second per worker for Canonic)."""
+    import subprocess
+    import sys
+
+    modules = ["sitegen.families.canonic.figure", "sitegen.families.chronicle.figure",
+               "sitegen.families.nextchapter.figure", "sitegen.families.declared.figure"]
+    probe = (f"import sys, json; [__import__(m) for m in {modules!r}]; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('sitegen.families.', 'duckdb', 'pydantic')))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_SECONDS)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    heavy = [m for m in loaded if m.rsplit(".", 1)[-1] in ("models", "validate", "compute", "pages", "store") or m.startswith(("duckdb", "pydantic"))]
+    assert heavy == []

@@ -138,22 +138,25 @@ class Family(Protocol):
 @dataclass(frozen=True)
 class PythonFamily:
     """A family that computes in Python from its validated records, without the DuckDB store
-    (a few hundred runs or calls do not need one): wired from its modules' functions."""
+    (a few hundred runs or calls do not need one): wired from its modules' functions, each
+    named "module:attribute" and imported on first use. Importing the family's package then
+    imports none of its modules: a figure worker that unpickles a drawing function of the
+    family's pays for that module alone, not for its models, validation and pages."""
 
     id: str
     title: str
     inputs: tuple[str, ...]
     content_dir: str | None
-    _load: Callable[..., Any]
-    _compute: Callable[[Any], Any]
-    _outputs: Callable[[Any], Outputs]
-    _kinds: dict[str, type]
+    _load: str  # "module:function" of load(root, loaded, limits)
+    _compute: str  # of compute(input)
+    _outputs: str  # of outputs(results)
+    _kinds: str  # "module:ATTRIBUTE" of the artifact kinds' dict
     # Fields its amendment log records beyond the core's, as (name, hint) for `sitegen new
     # amendment` (sitegen.amendments).
     amendment_fields: tuple[tuple[str, str], ...] = ()
 
     def load(self, root, loaded, limits):
-        return self._load(root, loaded, limits)
+        return _named(self._load)(root, loaded, limits)
 
     needs_store = False  # no DuckDB connection is opened for it
 
@@ -161,13 +164,21 @@ class PythonFamily:
         return None
 
     def compute(self, db, inp):
-        return self._compute(inp)
+        return _named(self._compute)(inp)
 
     def outputs(self, results) -> Outputs:
-        return self._outputs(results)
+        return _named(self._outputs)(results)
 
     def artifact_kinds(self) -> dict[str, type]:
-        return self._kinds
+        return _named(self._kinds)
+
+
+def _named(ref: str) -> Any:
+    """The attribute a "module:attribute" reference names, its module imported on first use."""
+    import importlib
+
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,11 @@
 """Canonic Stage 1: six domains, two judges, seeded bootstrap intervals, a publication gate,
-pairwise rank ranges, and no overall score anywhere (seeds 002 and 003)."""
+pairwise rank ranges, and no overall score anywhere (seeds 002 and 003).
+
+Importing this package imports none of its modules: each method imports what it calls, so a
+figure worker that unpickles a drawing function (figure.py) does not pay for the models,
+DuckDB and the pages."""
 
 from __future__ import annotations
-
-from sitegen.families.canonic import compute as _compute
-from sitegen.families.canonic import models as _models
-from sitegen.families.canonic import pages as _pages
-from sitegen.families.canonic import store as _store
-from sitegen.families.canonic import validate as _validate
 
 
 class Canonic:
@@ -19,19 +17,29 @@ class Canonic:
     content_dir = None  # its method page and Show Bibles are ordinary pages
 
     def load(self, root, loaded, limits):
-        return _validate.load_canonic(root, loaded, limits)
+        from sitegen.families.canonic.validate import load_canonic
+
+        return load_canonic(root, loaded, limits)
 
     def store(self, db, inp) -> None:
-        _store.load(db, inp)
+        from sitegen.families.canonic.store import load
+
+        load(db, inp)
 
     def compute(self, db, inp):
-        return _compute.compute(db, inp)
+        from sitegen.families.canonic.compute import compute
+
+        return compute(db, inp)
 
     def outputs(self, results):
-        return _pages.outputs(results)
+        from sitegen.families.canonic.pages import outputs
+
+        return outputs(results)
 
     def artifact_kinds(self):
-        return _models.ARTIFACT_KINDS
+        from sitegen.families.canonic.models import ARTIFACT_KINDS
+
+        return ARTIFACT_KINDS
 
 
 FAMILY = Canonic()

@@ -5,8 +5,17 @@ amendment log (seed 000)."""
 from __future__ import annotations
 
 from sitegen.families import PythonFamily
-from sitegen.families.chronicle import compute, models, pages, validate
 
+# What `sitegen new amendment` writes for each of them, for a person to replace (the entry's
+# fields beyond the core's: models.AmendmentMeta).
+AMENDMENT_FIELDS = (
+    ("timing", "when, relative to the run (for example mid-generation)"),
+    ("directed_by", "who directed it: owner | owner-approved | maintainers"),
+    ("scope", "operational only | methodology | reporting | branding only"),
+)
+
+_M = "sitegen.families.chronicle"
 # content/chronicle/ (the protocol and the amendment log) is this family's input.
-FAMILY = PythonFamily("chronicle", "ChronicleBench", ("data/chronicle/", "content/chronicle/"), "chronicle", validate.load_chronicle, compute.compute,
-                      pages.outputs, models.ARTIFACT_KINDS, models.AMENDMENT_FIELDS)
+FAMILY = PythonFamily("chronicle", "ChronicleBench", ("data/chronicle/", "content/chronicle/"), "chronicle",
+                      f"{_M}.validate:load_chronicle", f"{_M}.compute:compute", f"{_M}.pages:outputs",
+                      f"{_M}.models:ARTIFACT_KINDS", AMENDMENT_FIELDS)

@@ -539,14 +539,6 @@ class AmendmentMeta(EntryMeta):
     scope: Literal["operational only", "methodology", "reporting", "branding only"]
 
 
-# What `sitegen new amendment` writes for each of them, for a person to replace.
-AMENDMENT_FIELDS = (
-    ("timing", "when, relative to the run (for example mid-generation)"),
-    ("directed_by", "who directed it: owner | owner-approved | maintainers"),
-    ("scope", "operational only | methodology | reporting | branding only"),
-)
-
-
 class ProtocolMeta(Strict):
     """The front matter of the frozen protocol (content/chronicle/protocol.md)."""
 

@@ -4,8 +4,8 @@ reference chapter, hidden continuity traps, a mechanical memorisation screen, ef
 from __future__ import annotations
 
 from sitegen.families import PythonFamily
-from sitegen.families.nextchapter import compute, models, pages, validate
 
+_M = "sitegen.families.nextchapter"
 # Its method page (content/nextchapter/method.md) is an ordinary page with generated sections.
-FAMILY = PythonFamily("nextchapter", "NextChapterBench", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None, validate.load_nextchapter, compute.compute,
-                      pages.outputs, models.ARTIFACT_KINDS)
+FAMILY = PythonFamily("nextchapter", "NextChapterBench", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None,
+                      f"{_M}.validate:load_nextchapter", f"{_M}.compute:compute", f"{_M}.pages:outputs", f"{_M}.models:ARTIFACT_KINDS")
