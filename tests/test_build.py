@@ -215,3 +215,17 @@ def test_schema_rewrites_stale_schemas_so_check_passes_again(tmp_path, repo_root
     assert run_cli("schema", "--root", str(root)).returncode == 0
     assert run_cli("schema", "--check", "--root", str(root)).returncode == 0
     assert hash_tree(root / "schemas") == hash_tree(repo_root / "schemas")
+
+
+def test_the_public_api_imports_as_its_docstring_shows():
+    """`from sitegen import build, validate, load_config`, in a fresh interpreter, gives the
+    functions (it used to recurse until Python gave up)."""
+    import subprocess
+    import sys
+
+    from conftest import COMMAND_SECONDS
+
+    probe = "from sitegen import build, validate, load_config; print(build.__module__, validate.__name__, load_config.__name__)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=COMMAND_SECONDS)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["sitegen.build", "validate", "load_config"]
