@@ -2,8 +2,12 @@
 
 The public API is small::
 
-    from sitegen import build, validate, load_config
+    from sitegen import load_config, validate
+    from sitegen.build import build
     result = build(load_config(root), out_dir)
+
+(`build` is reached through its module: `sitegen.build` names the module, which a package
+attribute of the same name could not also be.)
 
 Everything else is private to its module.
 """
@@ -16,10 +20,10 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     # Lazy, so `import sitegen.errors` (or a family's models) does not pay for DuckDB and jinja2.
-    if name in ("build", "validate"):
-        import importlib  # not `from sitegen import build`: that asks this very function again
+    if name == "validate":
+        from sitegen.build import validate
 
-        return getattr(importlib.import_module("sitegen.build"), name)
+        return validate
     if name == "load_config":
         from sitegen.config import load_config
 
