@@ -22,7 +22,7 @@ class Problem:
     """One thing wrong with one input, located precisely enough to find it in an editor."""
 
     file: str  # path relative to the site root, with forward slashes
-    line: int | None  # 1-based line for JSONL and markdown; None for a whole JSON document
+    line: int | None  # 1-based line for JSONL and markdown, row for Parquet; None for a whole document
     path: str  # JSON path such as $.judgments[0].anchors.voice, or "" for the whole file
     expected: str
     found: str
@@ -31,7 +31,10 @@ class Problem:
     more: int = 0
 
     def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        if self.line is None:
+            where = self.file
+        else:  # a Parquet file has rows, not lines
+            where = f"{self.file} row {self.line}" if self.file.endswith(".parquet") else f"{self.file}:{self.line}"
         path = f" {self.path}" if self.path else ""
         return f"{where}{path}: expected {self.expected}; found {self.found}"
 

@@ -220,7 +220,7 @@ def test_items_as_parquet_give_the_same_numbers_and_problems_name_the_row(site_c
     pq.write_table(pa.Table.from_pylist(recs), site_copy / f"data/{FID}/sweep-s2.parquet")
     with pytest.raises(InputError) as exc:
         validate(load_config(site_copy))
-    assert f"data/{FID}/sweep-s2.parquet:{n + 1} $.judgments[0].scores.voice: expected a score on 0.00-20.00; found 25.0" in str(exc.value)
+    assert f"data/{FID}/sweep-s2.parquet row {n + 1} $.judgments[0].scores.voice: expected a score on 0.00-20.00; found 25.0" in str(exc.value)
 
 
 # --------------------------------------------------------------------------- a recorded freeze

@@ -249,7 +249,7 @@ def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | N
     seen: dict[tuple[str, str], int] = {}
     for m, t, line in zip(*(table.column(c).to_pylist() for c in ("model", "task", "line"))):
         if cells is not None and (m, t) not in ok:
-            loaded.problems.append(Problem(OUTPUTS_FILE, line, "", "an output only for a cell of cells.jsonl whose generation is ok", f"{m} x {t}"))
+            loaded.problems.append(Problem(OUTPUTS_FILE, line, "", "an output only for a cell whose generation is ok (in the cells file)", f"{m} x {t}"))
         first = seen.setdefault((m, t), line)
         if first != line:
             loaded.problems.append(Problem(OUTPUTS_FILE, line, "", f"one output per (model, task) (first at line {first})", f"{m} x {t} again"))

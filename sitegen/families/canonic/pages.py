@@ -18,7 +18,7 @@ from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.row_pages import row_outputs, row_path
 from sitegen.families.canonic.task_pages import task_outputs
-from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+from sitegen.families.canonic.validate import SWEEP_FILE
 
 BOARD_COLUMNS = [
     "domain", "rank_best", "rank_worst", "model", "model_name", "status", "score", "ci_low", "ci_high",
@@ -38,7 +38,7 @@ def _board_table(res: CanonicResults, board, sources) -> Table:
 def outputs(res: CanonicResults) -> Outputs:
     s = res.sweep
     inp = res.input
-    sources = {SWEEP_FILE: inp.sweep_file.sha256, CELLS_FILE: inp.cells_file.sha256}
+    sources = {SWEEP_FILE: inp.sweep_file.sha256, inp.cells_file.rel: inp.cells_file.sha256}
     synthetic = s.synthetic
     domains = {d.id: d for d in s.domains}
     tasks_per_domain = Counter(t.domain for t in s.tasks)
@@ -67,7 +67,7 @@ def outputs(res: CanonicResults) -> Outputs:
     by_stem: dict[str, Table] = {}
     common = {
         "sweep": s, "res": res, "sources": sources, "synthetic": synthetic,
-        "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256, "tables": by_stem,
+        "sweep_sha": inp.sweep_file.sha256, "cells_sha": inp.cells_file.sha256, "cells_rel": inp.cells_file.rel, "tables": by_stem,
     }
     tables = [_board_table(res, b, sources) for b in res.boards]
     tables.append(Table("canonic/exclusions", SENTENCES.table_exclusions(),
@@ -103,7 +103,7 @@ def outputs(res: CanonicResults) -> Outputs:
             {"number": None, "name": b.name, "href": f"canonic/{b.domain}/", "first": [r.name for r in b.first],
              "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)} for b in res.boards]},
     }
-    raw = [SWEEP_FILE, CELLS_FILE, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
+    raw = [SWEEP_FILE, inp.cells_file.rel, inp.freeze.source.rel, *(f.rel for f in (inp.probes_file, inp.external_file) if f)]
     raw += [f.rel for f in inp.freeze.documents]
     texts = {
         "canonic.public-rows": SENTENCES.public_rows(res),

@@ -11,7 +11,7 @@ from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
 from sitegen.families.canonic.task_pages import task_path
-from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+from sitegen.families.canonic.validate import SWEEP_FILE
 
 GENERATION_FAILURE = REASONS[0]  # the status of a cell whose output and retry both failed
 COLUMNS = ["model", "domain", "task", "status", "task_score", "judge", "prompt", "outcome", "dimension", "anchor",
@@ -41,7 +41,8 @@ def _judgments(tables) -> dict[tuple[str, str], list[dict]]:
 
 def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     s = res.sweep
-    sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], CELLS_FILE: common["sources"][CELLS_FILE]}
+    cells_file = res.input.cells_file
+    sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], cells_file.rel: cells_file.sha256}
     calls = _judgments(res.input.tables)
     cells: dict[tuple[str, str], list[tuple[str, str, float | None]]] = defaultdict(list)
     for model, domain, task, status, score in res.evidence.cells:

@@ -27,6 +27,7 @@ from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk
+from sitegen.parquet import ParquetReader, RawBatch, parse_batch
 from sitegen.families.canonic import evidence_intake as ev
 from sitegen.families.canonic import prompts
 from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems, task_set_fingerprint
@@ -34,6 +35,9 @@ from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cel
 
 SWEEP_FILE = "data/canonic/sweep.json"
 CELLS_FILE = "data/canonic/cells.jsonl"
+# The same records as Parquet rows, which a harness at scale writes instead (sitegen.parquet):
+# a site holds one of the two.
+CELLS_PARQUET = "data/canonic/cells.parquet"
 # The folders of Canonic's own pages under canonic/, beside one folder per domain (its board):
 # a domain id naming one of them would take that page's path (evidence_pages.py; the method
 # page and the Show Bibles are authored under content/canonic/).
@@ -96,26 +100,31 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
     another is missing or broken, so one run reports every file's own problems; only the
     checks across files that need a sound sweep are skipped without one."""
     problems = loaded.problems
-    sweep_path, cells_path = root / SWEEP_FILE, root / CELLS_FILE
-    for p, rel in ((sweep_path, SWEEP_FILE), (cells_path, CELLS_FILE)):
-        if not os.path.lexists(p):  # anything else there is refused by the reader, by name
-            problems.append(Problem(rel, None, "", "this file (the Canonic family is enabled)", "no such file"))
+    sweep_path = root / SWEEP_FILE
+    if not os.path.lexists(sweep_path):  # anything else there is refused by the reader, by name
+        problems.append(Problem(SWEEP_FILE, None, "", "this file (the Canonic family is enabled)", "no such file"))
+    cells_rel = _cells_file(root, problems)
 
     sweep_src, sweep = _load_sweep(root, loaded, limits) if os.path.lexists(sweep_path) else (None, None)
 
     tables: dict[str, pa.Table] | None = None
     reader = None
-    if os.path.lexists(cells_path):
+    if cells_rel is not None:
         # The cells are checked even when the sweep is broken (their shape still can be).
-        reader = JsonlReader(root, cells_path, loaded, limits)
+        if cells_rel == CELLS_PARQUET:
+            reader = ParquetReader(root, root / cells_rel, loaded, limits)
+            batches, check = reader.raw_batches(CHUNK), partial(_check_batch, sweep)
+        else:
+            reader = JsonlReader(root, root / cells_rel, loaded, limits)
+            batches, check = reader.raw_chunks(CHUNK), partial(_check_chunk, sweep)
         parts: dict[str, list[pa.Table]] = {t: [] for t in SCHEMAS}
-        for chunk_tables, found in map_chunks(partial(_check_chunk, sweep), reader.raw_chunks(CHUNK), reader.size):
+        for chunk_tables, found in map_chunks(check, batches, reader.size):
             problems.extend(found)
             for t, table in (chunk_tables or {}).items():
                 parts[t].append(table)
         if sweep is not None:
             tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
-            problems.extend(_duplicate_cells(tables["cells"]))
+            problems.extend(_duplicate_cells(tables["cells"], cells_rel))
 
     probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
     freeze = ev.load_freeze(root, loaded, limits, sweep, probes)
@@ -125,7 +134,7 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
     outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems or tables is None else tables["cells"])
     log = amendments.read(root, "canonic", loaded, limits)
     amendments.check(log, problems)
-    if problems or sweep is None or tables is None or reader is None:
+    if problems or sweep is None or tables is None or reader is None or reader.source is None:
         return None
     if outputs is not None:
         tables["outputs"] = outputs
@@ -146,34 +155,58 @@ def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile 
     return src, None if weights else sweep
 
 
+def _cells_file(root: Path, problems: list[Problem]) -> str | None:
+    """The cells file the site holds, cells.jsonl or cells.parquet; None (and the problem) when
+    it holds neither or both."""
+    there = [rel for rel in (CELLS_FILE, CELLS_PARQUET) if os.path.lexists(root / rel)]
+    if len(there) == 1:
+        return there[0]
+    if there:
+        problems.append(Problem(CELLS_PARQUET, None, "", f"one file of cells ({CELLS_FILE} or this one, not both)", "both"))
+    else:
+        problems.append(Problem(CELLS_FILE, None, "", f"this file, or {CELLS_PARQUET} (the Canonic family is enabled)", "no such file"))
+    return None
+
+
 def _check_chunk(sweep: SweepFile | None, chunk: RawChunk) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
-    """Everything that can be checked about a chunk of cells on its own (all but duplicates
-    across chunks). Runs in a worker process for large files."""
+    """Everything that can be checked about a chunk of cells.jsonl on its own (all but
+    duplicates across chunks). Runs in a worker process for large files."""
     records, problems = parse_chunk(chunk, is_aggregate_key)
+    return _check_records(sweep, chunk.rel, records, problems)
+
+
+def _check_batch(sweep: SweepFile | None, batch: RawBatch) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
+    """The same, for a batch of rows of cells.parquet."""
+    records, problems = parse_batch(batch, is_aggregate_key)
+    return _check_records(sweep, batch.rel, records, problems)
+
+
+def _check_records(sweep: SweepFile | None, rel: str, records: list, problems: list[Problem]) -> tuple[dict[str, pa.Table] | None, list[Problem]]:
     clean = []
     for rec in records:
         agg = aggregate_problems(rec)
         problems.extend(agg)
         if not agg:
             clean.append(rec)
-    cells, errs = validate_many(_CELLS, clean, CELLS_FILE)
+    cells, errs = validate_many(_CELLS, clean, rel)
     problems.extend(errs)
     if sweep is None:
         return None, problems
     bad = {e.line for e in errs}
-    checker = _CellChecker(sweep)
+    checker = _CellChecker(sweep, rel)
     checker.check(cells, [r.line for r in clean if r.line not in bad])
     return checker.columns.to_arrow(), problems + checker.problems
 
 
-def _duplicate_cells(cells: pa.Table) -> list[Problem]:
+def _duplicate_cells(cells: pa.Table, rel: str) -> list[Problem]:
     seen: dict[tuple[str, str], int] = {}
     out = []
     cols = [cells.column(c).to_pylist() for c in ("model", "task", "line")]
     for model, task, line in zip(*cols):
         first = seen.setdefault((model, task), line)
         if first != line:
-            out.append(Problem(CELLS_FILE, line, "", f"one cell per (model, task) (first at line {first})", f"{model} x {task} again"))
+            where = "row" if rel.endswith(".parquet") else "line"
+            out.append(Problem(rel, line, "", f"one cell per (model, task) (first at {where} {first})", f"{model} x {task} again"))
     return out
 
 
@@ -268,7 +301,8 @@ def _development_problems(s: SweepFile) -> list[Problem]:
 class _CellChecker:
     """The rules across cells and the sweep, applied chunk by chunk; collects the columns."""
 
-    def __init__(self, sweep: SweepFile):
+    def __init__(self, sweep: SweepFile, rel: str):
+        self.rel = rel  # the cells file the problems point at
         self.models = {m.id for m in sweep.models}
         self.judges = [j.id for j in sweep.judges]
         self.tasks = {t.id: t for t in sweep.tasks}
@@ -281,7 +315,7 @@ class _CellChecker:
             self._cell(cell, line)
 
     def _cell(self, cell: Cell, line: int) -> None:
-        f, out = CELLS_FILE, self.problems
+        f, out = self.rel, self.problems
         # Interned: 247,000 cells repeat a few hundred ids; one string object each.
         model, task_id = sys.intern(cell.model), sys.intern(cell.task)
         if model not in self.models:
@@ -331,7 +365,7 @@ class _CellChecker:
 
     def _weighted(self, model: str, j, k: int, task, line: int) -> float | None:
         """The judge record's weighted score, recomputed; None (with problems) if its anchors are bad."""
-        f, out = CELLS_FILE, self.problems
+        f, out = self.rel, self.problems
         rubric = self.rubrics[task.domain]
         dims = [d.id for d in rubric.dimensions]
         anchors = j.anchors or {}

@@ -30,6 +30,7 @@ from sitegen.errors import Problem, short_repr
 from sitegen.fields import Name
 from sitegen.load import JsonRecord, Loaded, SourceFile, decode_utf8, read_bytes, read_json, read_jsonl
 from sitegen.numbers import display
+from sitegen.parquet import ParquetReader, parse_batch
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
 from sitegen.families.declared import inspect_logs
@@ -273,41 +274,15 @@ def _located(adapter: TypeAdapter, records: list[JsonRecord], where: list[Where]
 
 
 def read_parquet(root: Path, path: Path, loaded: Loaded, limits) -> tuple[SourceFile | None, list[JsonRecord]]:
-    """The rows of a Parquet items file as records, row n (1-based) in place of a line number.
-
-    The bytes are read once, as any input is (a regular file inside the repository, within the
-    size limit), hashed, and handed to DuckDB from memory, so what is validated is what was
-    hashed. A column that a row leaves null is dropped from that row's objects (Parquet has no
-    absent field), except inside a judgment's scores, where null means "not scored"."""
-    src, data = read_bytes(root, path, loaded, limits)
-    if data is None:
-        return src, []
-    import duckdb
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(pa.BufferReader(data))
-        db = duckdb.connect(":memory:")
-        try:
-            rel = db.from_arrow(table)
-            columns = rel.columns
-            rows = rel.fetchall()  # in file order: a relation over one Arrow table is not reordered
-        finally:
-            db.close()
-    except (pa.ArrowException, duckdb.Error, OSError) as exc:
-        loaded.problems.append(Problem(src.rel, None, "", "a Parquet file", f"{type(exc).__name__}: {str(exc).splitlines()[0]}"))
-        loaded.incomplete.add(src.rel)
-        return src, []
-    return src, [JsonRecord(src.rel, n, _without_nulls(dict(zip(columns, row)))) for n, row in enumerate(rows, start=1)]
-
-
-def _without_nulls(value, keep: bool = False):
-    if isinstance(value, dict):
-        return {k: _without_nulls(v, k == "scores") for k, v in value.items() if keep or v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
+    """The rows of a Parquet items file as records, row n (1-based) in place of a line number
+    (sitegen.parquet). A null inside a judgment's scores is kept: there it means "not scored"."""
+    reader = ParquetReader(root, path, loaded, limits)
+    records: list[JsonRecord] = []
+    for raw in reader.raw_batches():
+        found, problems = parse_batch(raw, keep_nulls=frozenset({"scores"}))
+        records += found
+        loaded.problems.extend(problems)
+    return reader.source, records
 
 
 def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out) -> None:

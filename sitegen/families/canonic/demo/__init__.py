@@ -57,7 +57,7 @@ import argparse
 import json
 from pathlib import Path
 
-from sitegen.families.canonic.demo.cells import TASK_SD, _Cells, _exclusion_plan, _latent
+from sitegen.families.canonic.demo.cells import TASK_SD, _Cells, _exclusion_plan, _latent, write_parquet
 from sitegen.families.canonic.demo.design import BASE_MODELS, _models, _sweep_document, _tasks
 from sitegen.families.canonic.demo.evidence import (
     _check_bibles,
@@ -70,6 +70,7 @@ from sitegen.families.canonic.demo.files import (
     ALL_FILES,
     BIBLES_DIR,
     CELLS_FILE,
+    CELLS_PARQUET,
     EXTERNAL_FILE,
     FREEZE_FILE,
     OUTPUTS_FILE,
@@ -95,7 +96,7 @@ __all__ = [
 ]
 
 
-def generate(root: Path, scale: int = 1) -> None:
+def generate(root: Path, scale: int = 1, cells_format: str = "jsonl") -> None:
     """Write the synthetic Canonic artifact files under root/data/canonic/ (seeded, deterministic).
 
     sweep.json and cells.jsonl: scale=1 is 13 models x 190 tasks = 2,470 cells, 2,423 counted,
@@ -103,7 +104,12 @@ def generate(root: Path, scale: int = 1) -> None:
     2,470*k cells, streamed to disk. freeze.json, probes.json and external.json describe the
     base sweep and are the same at every scale; outputs.jsonl has one text per ok cell of every
     model, streamed to disk. The Show Bibles under root/content/canonic/bibles/ must exist (the
-    freeze record fingerprints them); they are read, never written."""
+    freeze record fingerprints them); they are read, never written.
+
+    cells_format="parquet" writes the same cells as cells.parquet instead (what a harness at
+    scale writes; cells.PARQUET_SCHEMA), a row group per model, and removes a cells.jsonl."""
+    if cells_format not in ("jsonl", "parquet"):
+        raise ValueError(f"cells_format must be jsonl or parquet, got {cells_format!r}")
     if scale < 1:
         raise ValueError(f"scale must be at least 1, got {scale}")
     root = Path(root)
@@ -122,11 +128,16 @@ def generate(root: Path, scale: int = 1) -> None:
     plans = {g: _exclusion_plan(g, tasks) for g in range(1, scale + 1)}
     cells = _Cells(sweep, tasks, difficulty)
 
-    def write_cells(fh) -> None:
-        for mid, _, _, g, mi in models:
-            fh.writelines(cells.lines(mid, g, mi, latent[g], plans[g]))
+    if cells_format == "parquet":
+        write_parquet(root / CELLS_PARQUET, (cells.records(mid, g, mi, latent[g], plans[g]) for mid, _, _, g, mi in models))
+        (root / CELLS_FILE).unlink(missing_ok=True)  # a site holds one cells file
+    else:
+        def write_cells(fh) -> None:
+            for mid, _, _, g, mi in models:
+                fh.writelines(cells.lines(mid, g, mi, latent[g], plans[g]))
 
-    write_atomic(root / CELLS_FILE, write_cells)
+        write_atomic(root / CELLS_FILE, write_cells)
+        (root / CELLS_PARQUET).unlink(missing_ok=True)
 
     for path, doc, model in (
         (FREEZE_FILE, _freeze_document(sweep, bibles), FreezeFile),
@@ -153,12 +164,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--root", type=Path, default=Path("."), help="site root (default: the current directory)")
     parser.add_argument("--scale", type=int, default=1, help="replica groups of 13 models (default 1: 2,470 cells)")
+    parser.add_argument("--cells", choices=("jsonl", "parquet"), default="jsonl",
+                        help="write the cells as cells.jsonl (default) or cells.parquet, as a harness at scale does")
     args = parser.parse_args(argv)
     if args.scale < 1:
         parser.error("--scale must be at least 1")
     try:
-        generate(args.root, args.scale)
+        generate(args.root, args.scale, args.cells)
     except FileNotFoundError as exc:
         parser.exit(1, f"error: {exc}\n")
     n = len(BASE_MODELS) * args.scale
-    print(f"wrote {', '.join(ALL_FILES)}: {n} models x 190 tasks = {n * 190:,} synthetic cells (seed {DEMO_SEED})")
+    written = [CELLS_PARQUET if f == CELLS_FILE and args.cells == "parquet" else f for f in ALL_FILES]
+    print(f"wrote {', '.join(written)}: {n} models x 190 tasks = {n * 190:,} synthetic cells (seed {DEMO_SEED})")

@@ -4,8 +4,11 @@ plan of each replica group, and the writer that draws and formats one model's ce
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sitegen.families.canonic.demo.design import (
     ANCHOR_FLOATS,
@@ -179,6 +182,11 @@ class _Cells:
         return {"judge": judge, "prompt": prompt, "outcome": outcome, "anchors": None, "rationale": note, "weighted_score": None}
 
     def lines(self, model_id: str, g: int, mi: int, latent: tuple, plan: dict) -> list[str]:
+        """The model's cells as lines of cells.jsonl."""
+        return [json.dumps(cell, ensure_ascii=False, separators=(",", ":")) + "\n" for cell in self.records(model_id, g, mi, latent, plan)]
+
+    def records(self, model_id: str, g: int, mi: int, latent: tuple, plan: dict) -> list[dict]:
+        """The model's cells, one record per task."""
         quality, profile, show = latent
         rng = _rng(4, g, mi)
         n = len(self.task_ids)
@@ -221,6 +229,27 @@ class _Cells:
                             judgments.append(self._other(jid, "reframe", "refusal", REFRAME_REFUSAL_NOTE))
                         else:  # every refusal gets its one reframed retry: here the call ended in an error
                             judgments.append(self._other(jid, "reframe", "error", REFRAME_ERROR_NOTE))
-            cell = {"model": model_id, "task": self.task_ids[ti], "generation": gen, "judgments": judgments}
-            out.append(json.dumps(cell, ensure_ascii=False, separators=(",", ":")) + "\n")
+            out.append({"model": model_id, "task": self.task_ids[ti], "generation": gen, "judgments": judgments})
         return out
+
+
+# cells.parquet as the demo writes it: the JSON record of a line, column by column. Any Arrow
+# types that say the same JSON are read alike (sitegen.parquet); this is one such encoding.
+_JUDGMENT = pa.struct([("judge", pa.string()), ("prompt", pa.string()), ("outcome", pa.string()),
+                       ("anchors", pa.map_(pa.string(), pa.float64())), ("rationale", pa.string()),
+                       ("weighted_score", pa.float64())])
+PARQUET_SCHEMA = pa.schema([("model", pa.string()), ("task", pa.string()),
+                            ("generation", pa.struct([("status", pa.string()), ("attempts", pa.int64()),
+                                                      ("failure_reason", pa.string())])),
+                            ("judgments", pa.list_(_JUDGMENT))])
+
+
+def write_parquet(path, groups) -> None:
+    """Write each group of cell records (a model's) as a row group of a Parquet file, written
+    aside and renamed, so memory holds one model's cells at a time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with pq.ParquetWriter(tmp, PARQUET_SCHEMA, compression="zstd") as writer:
+        for records in groups:
+            writer.write_table(pa.Table.from_pylist(records, schema=PARQUET_SCHEMA))
+    os.replace(tmp, path)

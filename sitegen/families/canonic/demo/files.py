@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitegen.families.canonic.validate import CELLS_FILE, SWEEP_FILE
+from sitegen.families.canonic.validate import CELLS_FILE, CELLS_PARQUET, SWEEP_FILE  # noqa: F401 - the demo writes one of the two cells files
 
 FREEZE_FILE = "data/canonic/freeze.json"
 PROBES_FILE = "data/canonic/probes.json"
