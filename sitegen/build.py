@@ -349,37 +349,38 @@ class RenderKeys:
     templates: str  # the key of templates/ and the generator's code
 
 
+# A family's rendered pages are kept in the cache as one entry while they are at most this
+# large: a larger family (Canonic at 100x data: 2.4 GB of HTML) would cost a rebuild more to
+# read back, and a build its memory to hold, than rendering it again.
+PAGE_CACHE_BYTES = 256 * 2**20
+
+
 def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
-            keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None) -> dict[str, str]:
-    """Every page as HTML, by output path. Authored pages' problems (an unknown shortcode, a
-    template that does not exist) are InputErrors naming the markdown file, with every output
-    path claimed twice (_claim_outputs: validate and build both come here).
+            keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None,
+            emit: Callable[[str, str], None] | None = None) -> list[str]:
+    """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
+    rendered, checked and dropped, as validate does), so that a build holds one page at a
+    time, not the site; the output paths of them all, sorted. Authored pages' problems (an
+    unknown shortcode, a template that does not exist) are InputErrors naming the markdown
+    file, with every output path claimed twice (_claim_outputs: validate and build both come
+    here); they are all raised before any family's page is rendered.
 
     With `keys`, a family's pages come from the cache when its result, the templates, the site
     context and the code are unchanged, and an authored page when its own file and the families
-    whose sections it places are; what is rendered goes into the cache. `full(fid)` gives a
-    family's Outputs with its page contexts and sections, which a family taken from the cache
-    leaves out of `outputs` (see _light) and reads only for pages it must render again."""
+    whose sections it places are; what is rendered goes into the cache (a family's pages while
+    they fit PAGE_CACHE_BYTES). `full(fid)` gives a family's Outputs with its page contexts and
+    sections, which a family taken from the cache leaves out of `outputs` (see _light) and reads
+    only for pages it must render again."""
     env = env or render.environment(config.root / "templates", _template_dirs(config))
     full = full or outputs.__getitem__
+    emit = emit or (lambda path, html: None)
     site = _site_context(config, outputs)
     site_key = incremental.key_of(site)
 
-    def cached(owner: str, key_parts: tuple, make: Callable[[], dict[str, str]], keep: int = incremental.KEEP_PER_KIND) -> dict[str, str]:
-        if keys is None:
-            return make()
-        key = incremental.key_of("pages", owner, keys.templates, site_key, *key_parts)
-        html = keys.cache.get(f"pages/{owner}", key)
-        if html is None:
-            html = make()
-            keys.cache.put(f"pages/{owner}", key, html, keep)
-        return html
+    def key(owner: str, key_parts: tuple) -> str:
+        return incremental.key_of("pages", owner, keys.templates, site_key, *key_parts)
 
     problems = _claim_outputs(config, docs, outputs)
-    html: dict[str, str] = {}
-    for fid in outputs:
-        html.update(cached(fid, (keys.families[fid] if keys else "",),
-                           lambda fid=fid: {p.path: _page_html(env, site, p) for p in full(fid).pages}))
     owner = {name: fid for fid, o in outputs.items() for name in o.fragments}  # section -> family
     known = sorted([*owner, *SITE_SECTIONS])
 
@@ -387,19 +388,51 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         return SITE_SECTIONS[name] if name in SITE_SECTIONS else full(owner[name]).fragments[name]
 
     md = render.markdown_renderer()
+    authored: dict[str, str] = {}
     for d in docs:
         # An authored page depends on the families whose generated sections it places.
         used = sorted(set(render.placements(md, d.body).values()))
         needs = sorted({(owner[n], keys.families[owner[n]]) for n in used if n in owner}) if keys else []
         try:
-            html.update(cached("authored", (d.source.rel, d.source.sha256, needs),
-                               lambda d=d: _render_doc(env, md, site, d, section, known),
-                               keep=incremental.KEEP_PER_KIND * max(1, len(docs))))
+            if keys is None:
+                authored.update(_render_doc(env, md, site, d, section, known))
+                continue
+            k = key("authored", (d.source.rel, d.source.sha256, needs))
+            html = keys.cache.get("pages/authored", k)
+            if html is None:
+                html = _render_doc(env, md, site, d, section, known)
+                keys.cache.put("pages/authored", k, html, incremental.KEEP_PER_KIND * max(1, len(docs)))
+            authored.update(html)
         except InputError as e:
             problems.extend(e.problems)
     if problems:
         raise InputError(problems)
-    return html
+
+    paths = list(authored)
+    for fid in outputs:
+        k = key(fid, (keys.families[fid],)) if keys else None
+        hit = keys.cache.get(f"pages/{fid}", k) if keys else None
+        if hit is not None:
+            for path, html in hit.items():
+                emit(path, html)
+            paths += hit
+            continue
+        kept: dict[str, str] | None = {} if keys else None
+        size = 0
+        for p in full(fid).pages:
+            html = _page_html(env, site, p)
+            emit(p.path, html)
+            paths.append(p.path)
+            if kept is not None:
+                kept[p.path] = html
+                size += len(html)
+                if size > PAGE_CACHE_BYTES:
+                    kept = None
+        if kept is not None:
+            keys.cache.put(f"pages/{fid}", k, kept)
+    for path, html in authored.items():
+        emit(path, html)
+    return sorted(paths)
 
 
 def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tuple], known: list[str]) -> dict[str, str]:
@@ -483,15 +516,23 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     return manifest
 
 
-def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, str], outputs: dict[str, Outputs]) -> list[str]:
-    """Write every page that shows no figure, every table, figure's data, raw record, family
-    file and asset: all that is ready while the figures are drawn. Returns the pages left."""
-    showing = []
-    for path in sorted(html):
-        if render.shows_figures(html[path]):
-            showing.append(path)
+def _page_writer(writer: publish.Writer) -> tuple[Callable[[str, str], None], dict[str, str]]:
+    """`emit(path, html)` for _render: a page that shows no figure is written at once; one that
+    shows figures waits, in the dict returned, until they are drawn (_write_figures)."""
+    waiting: dict[str, str] = {}
+
+    def emit(path: str, html: str) -> None:
+        if render.shows_figures(html):
+            waiting[path] = html
         else:
-            writer.write_text(path, html[path])
+            writer.write_text(path, html)
+
+    return emit, waiting
+
+
+def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str, Outputs]) -> None:
+    """Write every table, figure's data, raw record, family file and asset: all that is ready
+    while the figures are drawn."""
     for o in outputs.values():
         for tbl in o.tables:
             for rel, data, value in publish.table_outputs(tbl):
@@ -504,10 +545,9 @@ def _write_all_but_figures(writer: publish.Writer, root: Path, html: dict[str, s
             writer.write(rel, data)
     for rel, read in _assets(root):
         writer.write(rel, read())
-    return showing
 
 
-def _write_figures(writer: publish.Writer, html: dict[str, str], showing: list[str], outputs: dict[str, Outputs],
+def _write_figures(writer: publish.Writer, waiting: dict[str, str], outputs: dict[str, Outputs],
                    drawn: dict[str, figures_mod.Rendered]) -> None:
     """Write each figure's SVG, PNG and Vega-Lite spec, and the pages that show them."""
     for o in outputs.values():
@@ -516,8 +556,8 @@ def _write_figures(writer: publish.Writer, html: dict[str, str], showing: list[s
             writer.write_text(f"{fig.name}.svg", r.svg)
             writer.write(f"{fig.name}.png", r.png)
             writer.write(f"{fig.name}.vl.json", r.spec)
-    for path in showing:
-        writer.write_text(path, render.place_figures(html[path], drawn))
+    for path in sorted(waiting):
+        writer.write_text(path, render.place_figures(waiting[path], drawn))
 
 
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
@@ -586,18 +626,21 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates", _template_dirs(config))
-        html = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full)
-        stage("write")
         writer = publish.Writer(Path(out_dir))
         try:
-            showing = _write_all_but_figures(writer, root, html, outputs)
+            # Each page goes to the staging directory as it is rendered (one page in memory at a
+            # time, not the site): the render stage's time includes writing the pages.
+            emit, waiting = _page_writer(writer)
+            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit)
+            stage("write")
+            _write_all_but_figures(writer, root, outputs)
             stage("figures")
             drawn = drawing.finish(on_figure)
-            _write_figures(writer, html, showing, outputs, drawn)
+            _write_figures(writer, waiting, outputs, drawn)
             # last: the downloads page and SHA256SUMS list the bytes of everything written above
             stage("index")
             site = _site_context(config, outputs)
-            index_pages = site_index.write_index(writer, config, outputs, sorted(html), lambda page: _page_html(env, site, page))
+            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_html(env, site, page))
             stage("manifest")
             manifest = _manifest(intake.loaded, outputs, writer.files, config)
             manifest_bytes = publish.json_bytes(manifest)
@@ -616,7 +659,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         drawing.cancel()
         raise
     stage(None)
-    result = BuildResult(out, len(html) + len(index_pages), len(writer.files), clock, warnings=warnings)
+    result = BuildResult(out, len(paths) + len(index_pages), len(writer.files), clock, warnings=warnings)
     # Cache entries and the no-op record only when no input changed while this build read them.
     if inputs_after is not None and inputs_after.result() == digest:
         saving = time.perf_counter()

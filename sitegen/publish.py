@@ -25,6 +25,7 @@ import codecs
 import csv
 import errno
 import fcntl
+import hashlib
 import io
 import os
 import re
@@ -35,7 +36,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 import orjson
 
@@ -328,6 +329,27 @@ class Writer:
             os.chmod(target, FILE_MODE)
         self.files[rel] = sha256_bytes(data)
         self.sizes[rel] = len(data)
+
+    def write_from(self, rel: str, fill: Callable[[BinaryIO], None]) -> None:
+        """Write REL by `fill(fh)`, for a file made in pieces that is too large to hold as bytes
+        (a family's archive of every download): hashed as it is read back. Its name must not be
+        one of those checked for aggregate fields (it is never parsed)."""
+        if not is_plain_path(rel):
+            raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
+        if rel in self.files:
+            raise BuildError(f"two outputs claim the same file: {rel}")
+        if rel.endswith((".json", ".csv", ".html", ".svg", ".xml", ".txt")):
+            raise BuildError(f"{rel}: a file that is checked for aggregate fields is written whole, not in pieces")
+        target = f"{self.staging}/{rel}"
+        self._make_dir(os.path.dirname(target))
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        with open(fd, "wb") as fh:
+            if self._masked:
+                os.fchmod(fh.fileno(), FILE_MODE)
+            fill(fh)
+        with open(target, "rb") as fh:
+            self.files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
+        self.sizes[rel] = os.stat(target).st_size
 
     def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
         """Hard-link target to the previous output's rel when its bytes are `data` (compared

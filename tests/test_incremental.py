@@ -701,3 +701,20 @@ def test_a_figure_worker_imports_the_drawing_code_alone():
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     heavy = [m for m in loaded if m.rsplit(".", 1)[-1] in ("models", "validate", "compute", "pages", "store") or m.startswith(("duckdb", "pydantic"))]
     assert heavy == []
+
+
+def test_a_family_whose_pages_outgrow_the_page_cache_renders_them_again_and_builds_as_cold(site, tmp_path, monkeypatch):
+    """A family's rendered pages larger than PAGE_CACHE_BYTES are not kept (at 100x data
+    Canonic's are 2.4 GB): a rebuild that needs them computes and renders the family again,
+    and its output is still the cold build's, byte for byte."""
+    import sitegen.build as build_mod
+
+    cache = site / incremental.CACHE_DIR
+    shutil.rmtree(cache / "pages", ignore_errors=True)
+    monkeypatch.setattr(build_mod, "PAGE_CACHE_BYTES", 1)
+    out = tmp_path / "elsewhere"  # a new output: built, not up to date
+    build(load_config(site), out)
+    assert not list((cache / "pages").glob("nextchapter/*")) and list((cache / "pages").glob("authored/*"))
+    append(site, AMENDMENT, " Rendered again.")
+    build(load_config(site), out)
+    assert_same_as_cold(site, out, tmp_path)
