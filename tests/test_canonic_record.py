@@ -289,8 +289,9 @@ def test_every_board_row_opens_its_cells_with_each_calls_anchors_and_rationale(b
                 if j.get("rationale"):
                     assert j["rationale"] in shown, (rel, c["task"], j["judge"])
                 if j["outcome"] == "score":
-                    got = {r["dimension"]: r["anchor"] for r in mine if r["judge"] == j["judge"] and r["prompt"] == j["prompt"]}
-                    assert got == {d: j["anchors"][d] for d in dims[domain]}, (rel, c["task"], j["judge"])
+                    call = only([r for r in mine if r["judge"] == j["judge"] and r["prompt"] == j["prompt"]])
+                    assert {d: call[f"anchor_{d}"] for d in dims[domain]} == {d: j["anchors"][d] for d in dims[domain]}, (rel, c["task"])
+                    assert call["rationale"] == j["rationale"] and call["judge_weighted_score"] is not None
 
 
 # --------------------------------------------------------------------------- the analyses

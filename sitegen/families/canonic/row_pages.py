@@ -14,8 +14,10 @@ from sitegen.families.canonic.task_pages import task_path
 from sitegen.families.canonic.validate import SWEEP_FILE
 
 GENERATION_FAILURE = REASONS[0]  # the status of a cell whose output and retry both failed
-COLUMNS = ["model", "domain", "task", "status", "task_score", "judge", "prompt", "outcome", "dimension", "anchor",
-           "judge_weighted_score", "rationale"]
+# One row per judge call, its anchors a column per dimension of the row's rubric (anchor_<id>):
+# a call's rationale once, not once per dimension.
+COLUMNS = ["model", "domain", "task", "status", "task_score", "judge", "prompt", "outcome"]
+TAIL = ["judge_weighted_score", "rationale"]
 
 
 def row_path(domain: str, model: str) -> str:
@@ -51,17 +53,20 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     judge_name = {j.id: j.name for j in s.judges}
     for b in res.boards:
         rubric = domains[b.domain].rubric
+        dims = [d.id for d in rubric.dimensions]
+        columns = [*COLUMNS, *(f"anchor_{d}" for d in dims), *TAIL]
+        unscored = (None,) * len(dims)
         for r in b.rows:
             rows = []
             for task, status, score in cells[(r.model, b.domain)]:
                 for c in calls.get((r.model, task), []):
-                    dims = [(d.id, c["anchors"][d.id]) for d in rubric.dimensions] if c["anchors"] else [(None, None)]
-                    rows += [(r.model, b.domain, task, status, score, c["judge"], c["prompt"], c["outcome"], dim, value,
-                              c["weighted"], c["rationale"]) for dim, value in dims]
+                    anchors = tuple(c["anchors"][d] for d in dims) if c["anchors"] else unscored
+                    rows.append((r.model, b.domain, task, status, score, c["judge"], c["prompt"], c["outcome"], *anchors,
+                                 c["weighted"], c["rationale"]))
                 if status == GENERATION_FAILURE:  # never judged: one row says so
-                    rows.append((r.model, b.domain, task, status, score, None, None, None, None, None, None, None))
+                    rows.append((r.model, b.domain, task, status, score, None, None, None, *unscored, None, None))
             stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
-            out.tables.append(Table(stem, SENTENCES.table_row_cells(b, r), COLUMNS, rows, sources, "canonic.cells"))
+            out.tables.append(Table(stem, SENTENCES.table_row_cells(b, r), columns, rows, sources, "canonic.cells"))
             out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), {
                 **common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
                 "cells": [(task, status, score, calls.get((r.model, task), []), status == GENERATION_FAILURE)
