@@ -507,6 +507,7 @@ class RawChunk:
     first_line: int
     lines: list[bytes]
     max_string_chars: int | None = None  # the limit travels with the chunk into a worker process
+    first_offset: int = 0  # the byte offset of its first line in the file
 
 
 def parse_chunk(chunk: RawChunk, screen: Callable[[str], bool] | None = None) -> tuple[list[JsonRecord], list[Problem]]:
@@ -565,7 +566,7 @@ class JsonlReader:
             return
         max_records, max_chars = self.limits.max_records, self.limits.max_string_chars
         digest = hashlib.sha256()
-        first, lines = 1, []
+        first, lines, offset, at = 1, [], 0, 0  # at: the offset of the chunk's first line
         for raw in fh:
             if first + len(lines) > max_records:
                 # Stop parsing here: one problem, not one per line of a runaway file. The
@@ -579,11 +580,12 @@ class JsonlReader:
                 break
             digest.update(raw)
             lines.append(raw)
+            offset += len(raw)
             if len(lines) >= size:
-                yield RawChunk(self.rel, first, lines, max_chars)
-                first, lines = first + len(lines), []
+                yield RawChunk(self.rel, first, lines, max_chars, at)
+                first, lines, at = first + len(lines), [], offset
         if lines:
-            yield RawChunk(self.rel, first, lines, max_chars)
+            yield RawChunk(self.rel, first, lines, max_chars, at)
         self._done(SourceFile(self.rel, digest.hexdigest(), n_bytes))
 
     def chunks(self, size: int = 5000) -> Iterator[list[JsonRecord]]:

@@ -63,8 +63,8 @@ def load_arrow(db: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> No
 
 
 def view_arrow(db: duckdb.DuckDBPyConnection, name: str, arrow: pa.Table) -> None:
-    """Expose an Arrow table as a view without copying it: for large text columns that are
-    only looked up, never aggregated."""
+    """Expose an Arrow table as a view without copying it (each query scans the Arrow
+    buffers): for the large tables a build queries a few times."""
     db.register(name, arrow)
 
 

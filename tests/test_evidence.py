@@ -747,3 +747,25 @@ def test_the_fingerprint_table_names_every_document_it_recomputes(built_site, re
     sources = artifacts["canonic/fingerprints"]["sources"]
     for sh in ref.sweep["shows"]:
         assert sources.get(bible_rel(sh["id"])) == sha(built_site.root / bible_rel(sh["id"]))
+
+
+def test_an_output_text_changed_during_the_build_publishes_nothing(tmp_path):
+    """The ladders' texts are read back from outputs.jsonl when their pages are made (the build
+    holds only where each line lies and its SHA-256): a line changed after it was validated
+    fails the build, and nothing is published."""
+    from sitegen.errors import BuildError
+
+    from conftest import copy_site
+
+    root = copy_site(tmp_path / "site", families=["canonic"])
+    path = root / OUTPUTS_REL
+
+    def tamper(stage: str) -> None:
+        if stage == "compute":  # after every line was read and checked
+            data = path.read_bytes()
+            path.write_bytes(data.replace(b"a", b"e"))  # the same length: every line where it was
+
+    out = tmp_path / "out"
+    with pytest.raises(BuildError, match=r"data/canonic/outputs.jsonl changed during the build"):
+        build(load_config(root), out, on_stage=tamper, cache=False)
+    assert not out.exists()

@@ -143,7 +143,7 @@ def stored_evidence(db, inp: CanonicInput, published: set[tuple[str, str]]) -> d
     pairs = cstore.judge_pairs(db)  # calibration and ladders read the same rows: fetched once
     out["calibration"] = _calibration(pairs, judges, [d.id for d in s.domains])
     out["orderings"] = _orderings(pairs, judges, [d.id for d in s.domains], [m.id for m in s.models], published)
-    out["ladders"] = _ladders(db, pairs, judges, published)
+    out["ladders"] = _ladders(db, pairs, judges, published, inp.output_texts)
     return out
 
 
@@ -267,7 +267,7 @@ def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
     return out
 
 
-def _ladders(db, pairs: list[tuple], judges: list[str], published) -> list[Ladder]:
+def _ladders(db, pairs: list[tuple], judges: list[str], published, output_texts) -> list[Ladder]:
     """For each task with at least three publishable outputs (counted cells of published
     rows): the lowest, the middle and the highest by task score (ties broken by model id)."""
     per_task: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
@@ -283,7 +283,7 @@ def _ladders(db, pairs: list[tuple], judges: list[str], published) -> list[Ladde
             ordered = sorted(cands, key=lambda c: (c[1], c[0]))
             chosen[key] = (len(cands), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
     keys = sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs})
-    texts = cstore.output_texts(db, keys)
+    texts = output_texts.read(cstore.output_spans(db, keys)) if output_texts is not None else {}
     records = cstore.standard_scores(db, keys)
     ladders = []
     for (domain, task), (n, picks) in sorted(chosen.items()):

@@ -12,23 +12,25 @@ record is not optional: without it nothing proves the inputs are the ones that w
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
 import pyarrow as pa
 from pydantic import TypeAdapter
 
 from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import validate_many, validate_one
-from sitegen.errors import Problem, short_repr
+from sitegen.errors import BuildError, Problem, short_repr
 from sitegen.families import installed
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
 from sitegen.incremental import covers
-from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk, read_bytes, read_json
+from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, open_input, parse_chunk, read_bytes, read_json
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
@@ -222,12 +224,42 @@ def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
     problems.extend(errs)
     bad = {e.line for e in errs}
     lines = [r.line for r in records if r.line not in bad]
+    # Where each valid line lies in the file and what its bytes hash to, not its text: the few
+    # texts the ladders show are read back (OutputTexts), and the rest need no memory.
+    starts = [chunk.first_offset]
+    for raw in chunk.lines[:-1]:
+        starts.append(starts[-1] + len(raw))
+    spans = [(starts[n - chunk.first_line], chunk.lines[n - chunk.first_line]) for n in lines]
     return pa.table({
         "model": pa.array([o.model for o in outputs], type=pa.string()),
         "task": pa.array([o.task for o in outputs], type=pa.string()),
-        "text": pa.array([o.text for o in outputs], type=pa.string()),
+        "offset": pa.array([at for at, _ in spans], type=pa.int64()),
+        "length": pa.array([len(raw) for _, raw in spans], type=pa.int64()),
+        "sha256": pa.array([hashlib.sha256(raw).digest() for _, raw in spans], type=pa.binary(32)),
         "line": pa.array(lines, type=pa.int64()),
     }), problems
+
+
+@dataclass(frozen=True)
+class OutputTexts:
+    """The output texts of outputs.jsonl, read back from the file when the pages need them:
+    every line was validated at load, and each line read back must hash to what it hashed to
+    then, so a text published is the text validated (a file changed since fails the build)."""
+
+    root: Path
+    rel: str
+
+    def read(self, spans: list[tuple[tuple[str, str], int, int, bytes]]) -> dict[tuple[str, str], str]:
+        """(key, offset, length, SHA-256 of the line) -> {key: the line's text}."""
+        out = {}
+        with open_input(self.root, self.root / self.rel) as fh:
+            for key, offset, length, digest in sorted(spans, key=lambda s: s[1]):
+                fh.seek(offset)
+                raw = fh.read(length)
+                if hashlib.sha256(raw).digest() != digest:
+                    raise BuildError(f"{self.rel} changed during the build (line at byte {offset}); nothing was published (build again)")
+                out[key] = orjson.loads(raw.removeprefix(codecs.BOM_UTF8))["text"]
+        return out
 
 
 def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:

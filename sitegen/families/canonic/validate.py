@@ -88,6 +88,7 @@ class CanonicInput:
     external_file: SourceFile | None = None
     outputs_file: SourceFile | None = None
     log: amendments.Log | None = None  # content/canonic/amendments/ (sitegen.amendments)
+    output_texts: ev.OutputTexts | None = None  # the texts of outputs.jsonl, read when shown
 
 
 def weighted_score(rubric, anchors: dict[str, float]) -> float:
@@ -138,8 +139,8 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
         return None
     if outputs is not None:
         tables["outputs"] = outputs
-    return CanonicInput(sweep, tables, sweep_src, reader.source, freeze,
-                        probes, probes_src, external, external_src, outputs_src, log)
+    return CanonicInput(sweep, tables, sweep_src, reader.source, freeze, probes, probes_src, external, external_src,
+                        outputs_src, log, ev.OutputTexts(root, outputs_src.rel) if outputs is not None else None)
 
 
 def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile | None, SweepFile | None]:
