@@ -5,6 +5,9 @@ anchors it chose and its rationale, beside the rubric's dimensions. A board row 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import NamedTuple
+
+import pyarrow.compute as pc
 
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
@@ -24,20 +27,49 @@ def row_path(domain: str, model: str) -> str:
     return f"canonic/{domain}/cells/{model}/index.html"
 
 
-def _judgments(tables) -> dict[tuple[str, str], list[dict]]:
-    """(model, task) -> its judge calls in artifact order, each with the anchors it chose."""
-    anchors: dict[tuple[str, str, int], dict[str, float]] = defaultdict(dict)
+class Call(NamedTuple):
+    """One judge call as its row page shows it."""
+
+    judge: str
+    seq: int
+    prompt: str
+    outcome: str
+    weighted: float | None
+    rationale: str
+    anchors: dict[str, float]  # dimension -> the anchor chosen; {} unless it scored
+
+
+def _strings(table, column: str) -> list:
+    """A string column as Python values, each distinct string one object: ids repeat hundreds
+    of thousands of times at scale, and every row page holds its calls for the whole build."""
+    encoded = pc.dictionary_encode(table.column(column).combine_chunks())
+    words = encoded.dictionary.to_pylist()
+    return [None if i is None else words[i] for i in encoded.indices.to_pylist()]
+
+
+def _judgments(tables) -> dict[tuple[str, str], list[Call]]:
+    """(model, task) -> its judge calls in artifact order, each with the anchors it chose. A
+    combination of anchors is one dict, shared by every call that chose it (a rubric of five
+    dimensions on five anchors has 3,125)."""
     a = tables["anchors"]
-    for model, task, seq, dim, value in zip(*(a.column(c).to_pylist() for c in ("model", "task", "seq", "dimension", "anchor"))):
-        anchors[(model, task, seq)][dim] = value
-    out: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    chosen: dict[tuple[str, str, int], list[tuple[str, float]]] = defaultdict(list)
+    cols = (_strings(a, "model"), _strings(a, "task"), a.column("seq").to_pylist(), _strings(a, "dimension"),
+            a.column("anchor").to_pylist())
+    for model, task, seq, dim, value in zip(*cols):
+        chosen[(model, task, seq)].append((dim, value))
+    shared: dict[tuple, dict[str, float]] = {}
+    anchors = {key: shared.setdefault(tuple(pairs), dict(pairs)) for key, pairs in chosen.items()}
+    del chosen
+    out: dict[tuple[str, str], list[Call]] = defaultdict(list)
     j = tables["judgments"]
-    cols = ("model", "task", "judge", "seq", "prompt", "outcome", "weighted", "rationale")
-    for model, task, judge, seq, prompt, outcome, weighted, rationale in zip(*(j.column(c).to_pylist() for c in cols)):
-        out[(model, task)].append({"judge": judge, "seq": seq, "prompt": prompt, "outcome": outcome, "weighted": weighted,
-                                   "rationale": rationale, "anchors": anchors.get((model, task, seq), {})})
+    strings = {c: _strings(j, c) for c in ("model", "task", "judge", "prompt", "outcome")}
+    cols = (strings["model"], strings["task"], strings["judge"], j.column("seq").to_pylist(), strings["prompt"],
+            strings["outcome"], j.column("weighted").to_pylist(), j.column("rationale").to_pylist())
+    none: dict[str, float] = {}
+    for model, task, judge, seq, prompt, outcome, weighted, rationale in zip(*cols):
+        out[(model, task)].append(Call(judge, seq, prompt, outcome, weighted, rationale, anchors.get((model, task, seq), none)))
     for calls in out.values():
-        calls.sort(key=lambda c: c["seq"])
+        calls.sort(key=lambda c: c.seq)
     return out
 
 
@@ -60,9 +92,9 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
             rows = []
             for task, status, score in cells[(r.model, b.domain)]:
                 for c in calls.get((r.model, task), []):
-                    anchors = tuple(c["anchors"][d] for d in dims) if c["anchors"] else unscored
-                    rows.append((r.model, b.domain, task, status, score, c["judge"], c["prompt"], c["outcome"], *anchors,
-                                 c["weighted"], c["rationale"]))
+                    anchors = tuple(c.anchors[d] for d in dims) if c.anchors else unscored
+                    rows.append((r.model, b.domain, task, status, score, c.judge, c.prompt, c.outcome, *anchors,
+                                 c.weighted, c.rationale))
                 if status == GENERATION_FAILURE:  # never judged: one row says so
                     rows.append((r.model, b.domain, task, status, score, None, None, None, *unscored, None, None))
             stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
