@@ -172,14 +172,17 @@ def write_site(site: Path, pages: list[tuple[str, int]], title: str, families: l
 # --- measuring ---------------------------------------------------------------------------
 
 
+def command(hugo: str, site: Path, work: Path) -> list[str]:
+    """Hugo's cold build of `site` into work/public, with a fresh --cacheDir."""
+    return [hugo, "--quiet", "--source", str(site), "--destination", str(work / "public"), "--cacheDir", str(work / "cache"),
+            "--ignoreCache"]
+
+
 def cold_build(hugo: str, site: Path, work: Path) -> float:
     """One cold Hugo build in a fresh process, a fresh cache dir and an empty destination."""
-    dest, cache = work / "public", work / "cache"
-    for d in (dest, cache):
-        shutil.rmtree(d, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
     t0 = time.perf_counter()
-    done = subprocess.run([hugo, "--quiet", "--source", str(site), "--destination", str(dest), "--cacheDir", str(cache),
-                           "--ignoreCache"], capture_output=True, text=True, check=False)
+    done = subprocess.run(command(hugo, site, work), capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     if done.returncode != 0:
         raise SystemExit(f"hugo failed:\n{done.stdout}\n{done.stderr}")
@@ -190,17 +193,13 @@ def html_sizes(out: Path) -> list[int]:
     return sorted(p.stat().st_size for p in out.rglob("*.html"))
 
 
-def measure(hugo: str, demo_out: Path, runs: int) -> dict:
-    """Generate the Hugo site from a demo build's output, build it cold `runs` times."""
+def prepare(demo_out: Path, tmp: Path) -> tuple[Path, Path]:
+    """The Hugo site shaped like a demo build's output, written under tmp: (site, work dir)."""
     pages = demo_pages(demo_out)
     title, families = demo_nav(demo_out)
-    with tempfile.TemporaryDirectory(prefix="sitegen-bench-hugo-") as tmp:
-        site, work = Path(tmp) / "site", Path(tmp) / "work"
-        write_site(site, pages, title, families)
-        times = [cold_build(hugo, site, work) for _ in range(runs)]
-        sizes = html_sizes(work / "public")
-    return {"version": version(hugo), "times": times, "wall": statistics.median(times), "pages": len(sizes),
-            "sizes": sizes, "demo_sizes": sorted(s for _p, s in pages)}
+    site, work = tmp / "site", tmp / "work"
+    write_site(site, pages, title, families)
+    return site, work
 
 
 def _quantiles(sizes: list[int]) -> str:
@@ -209,15 +208,16 @@ def _quantiles(sizes: list[int]) -> str:
     return " / ".join(f"{k:.1f}" for k in kib) + f" / {sizes[-1] / 1024:.0f} KiB"
 
 
-def print_table(h: dict, demo: dict) -> None:
-    """demo: the sitegen demo's cold builds ("process": seconds per run, fresh process each; "pages")."""
-    sg = statistics.median(demo["process"])
-    print(f"\nsitegen vs Hugo {h['version']}, cold builds of the same number of pages in fresh processes "
-          f"(whole process wall time; Hugo with --ignoreCache and a fresh --cacheDir), medians:")
-    print("| generator | runs | pages | cold build, median (min-max) | pages/s | HTML page size p10 / p50 / p90 / max |")
-    print("| --- | ---: | ---: | --- | ---: | --- |")
-    print(f"| sitegen (demo) | {len(demo['process'])} | {demo['pages']} | {sg:.2f} s ({min(demo['process']):.2f}-{max(demo['process']):.2f}) | "
-          f"{demo['pages'] / sg:.0f} | {_quantiles(h['demo_sizes'])} |")
-    print(f"| Hugo | {len(h['times'])} | {h['pages']} | {h['wall']:.2f} s ({min(h['times']):.2f}-{max(h['times']):.2f}) | "
-          f"{h['pages'] / h['wall']:.0f} | {_quantiles(h['sizes'])} |")
-    print(f"\nsitegen / Hugo cold build time: {sg / h['wall']:.1f}x")
+def print_table(v: dict) -> None:
+    """v: sitegen.bench's side-by-side runs ("ours" and "theirs", each run's whole-process
+    "process" and "cpu" seconds, in turn)."""
+    med = statistics.median
+    print(f"\nsitegen vs Hugo {v['version']}, cold builds of the same number of pages, in turn, each in a fresh process "
+          f"(whole process; CPU of the process and all it started; Hugo with --ignoreCache and a fresh --cacheDir), medians:")
+    print("| generator | runs | pages | cold build, median (min-max) | CPU | pages/s | HTML page size p10 / p50 / p90 / max |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | --- |")
+    for name, runs, pages, sizes in (("sitegen (demo)", v["ours"], v["pages"], v["demo_sizes"]), ("Hugo", v["theirs"], v["hugo_pages"], v["sizes"])):
+        walls = [r["process"] for r in runs]
+        print(f"| {name} | {len(runs)} | {pages} | {med(walls):.2f} s ({min(walls):.2f}-{max(walls):.2f}) | "
+              f"{med(r['cpu'] for r in runs):.2f} s | {pages / med(walls):.0f} | {_quantiles(sizes)} |")
+    print(f"\nsitegen / Hugo, pair by pair (median): wall {v['wall_ratio']:.1f}x, CPU {v['cpu_ratio']:.1f}x")

@@ -42,6 +42,8 @@ STAGES = ("load", "validate", "store", "compute", "render", "write", "figures", 
 # Also timed in BuildResult.seconds, though not stages (nothing can fail there that loses
 # output): hashing the inputs and answering a no-op before them, saving cache entries after.
 KEY_STEP, SAVE_STEP = incremental.KEY_STEP, incremental.SAVE_STEP
+# Also in BuildResult.seconds, across the stages it happens in: the time spent writing files.
+WRITING = "writing (all stages)"
 
 
 @dataclass
@@ -659,6 +661,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         drawing.cancel()
         raise
     stage(None)
+    clock[WRITING] = writer.seconds
     result = BuildResult(out, len(paths) + len(index_pages), len(writer.files), clock, warnings=warnings)
     # Cache entries and the no-op record only when no input changed while this build read them.
     if inputs_after is not None and inputs_after.result() == digest:

@@ -33,6 +33,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -303,10 +304,20 @@ class Writer:
         self._dirs: set[str] = {str(self.staging)}  # directories made so far, each with DIR_MODE
         self.files: dict[str, str] = {}  # output path -> SHA-256
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
+        # Seconds spent writing files, whatever stage wrote them (pages are written as they
+        # render): what the build's writing costs beside the plain copy of the same tree.
+        self.seconds = 0.0
 
     def write(self, rel: str, data: bytes, encoded: Any = None) -> None:
         """Write DATA at REL. `encoded`: for a JSON file, the value DATA was serialised from
         by json_bytes, which the aggregate-field check reads instead of parsing DATA again."""
+        started = time.perf_counter()
+        try:
+            self._write(rel, data, encoded)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _write(self, rel: str, data: bytes, encoded: Any) -> None:
         if not is_plain_path(rel):
             raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
         if rel in self.files:
@@ -347,9 +358,11 @@ class Writer:
             if self._masked:
                 os.fchmod(fh.fileno(), FILE_MODE)
             fill(fh)
+        started = time.perf_counter()  # what fill() spends making the pieces (an archive's compression) is not writing
         with open(target, "rb") as fh:
             self.files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
         self.sizes[rel] = os.stat(target).st_size
+        self.seconds += time.perf_counter() - started
 
     def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
         """Hard-link target to the previous output's rel when its bytes are `data` (compared
