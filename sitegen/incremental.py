@@ -23,7 +23,9 @@ of them for these very bytes, and any change to one of them loads and checks the
 
 A family's pages are cached as a unit because their contexts share the family's whole result:
 hashing each page's context separately pickles that result once per page (1.3 GB and 9 s
-for the demo's 412 pages, measured), far more than rendering them. Page contexts (validated
+for the demo's 412 pages, measured), far more than rendering them. A unit larger than
+build.PAGE_CACHE_BYTES is not kept (Canonic's pages at 100x data are 2.4 GB of HTML): a
+rebuild that needs those pages computes and renders the family again. Page contexts (validated
 models, the family's own classes) are not cached at all: a cached family whose pages must be
 rendered again (the templates, the site context or the code changed, or an authored page
 placing its sections did) is loaded and computed afresh. Its cached entry names no class or
