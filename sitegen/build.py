@@ -32,7 +32,7 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
-from sitegen.families import Outputs, Page, declared, for_site, installed, published, template_dirs
+from sitegen.families import Outputs, Page, declared, defers, for_site, installed, published, template_dirs
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
 CACHE_DIR = incremental.CACHE_DIR
@@ -190,7 +190,7 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
             outputs[fid] = intake.cached[fid]["outputs"]
             continue
         outputs[fid] = published(_family(config, fid), results[fid], render.synthetic_note)
-        if cache is not None:
+        if cache is not None and not defers(outputs[fid]):  # a deferred table or page is not data to keep
             entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
                 cache.put(f"families/{fid}", keys[fid], entry)
@@ -255,8 +255,12 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
             raise InputError(intake.loaded.problems)
         results = _compute(config, intake.inputs)
         outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-        numbers.check_finite({fid: outputs[fid] for fid in results})
-        _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full)
+        checked = numbers.check_finite({fid: outputs[fid] for fid in results})
+        for fid in results:  # a table its family makes when written is made here to be checked
+            for t in outputs[fid].tables:
+                if callable(t.rows):
+                    numbers.check_rows(t, t.rows())
+        _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full, checked=checked)
     return results, outputs
 
 
@@ -359,7 +363,7 @@ PAGE_CACHE_BYTES = 256 * 2**20
 
 def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
             keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None,
-            emit: Callable[[str, str], None] | None = None) -> list[str]:
+            emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None) -> list[str]:
     """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
     rendered, checked and dropped, as validate does), so that a build holds one page at a
     time, not the site; the output paths of them all, sorted. Authored pages' problems (an
@@ -422,6 +426,9 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         kept: dict[str, str] | None = {} if keys else None
         size = 0
         for p in full(fid).pages:
+            if callable(p.context):  # made now, and checked as check_finite checks the rest
+                p = replace(p, context=p.context())
+                (checked or numbers.Checked()).context(fid, p.path, p.context)
             html = _page_html(env, site, p)
             emit(p.path, html)
             paths.append(p.path)
@@ -619,7 +626,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         if db is not None:
             db.close()
     outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-    numbers.check_finite({fid: outputs[fid] for fid in results})
+    checked = numbers.check_finite({fid: outputs[fid] for fid in results})
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile, and while everything that does not
@@ -633,7 +640,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
             emit, waiting = _page_writer(writer)
-            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit)
+            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked)
             stage("write")
             _write_all_but_figures(writer, root, outputs)
             stage("figures")

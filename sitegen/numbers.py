@@ -46,28 +46,63 @@ def _display(digits: str, places: int, sign: bool, times100: bool, grouped: bool
 EXPECTED = "finite computed numbers"
 
 
-def check_finite(outputs: dict) -> None:
+def check_finite(outputs: dict) -> "Checked":
     """Every number each family's Outputs publish (table rows, figure data, and whatever its
     pages and sections are given to show) is finite; otherwise one Problem per number,
     naming the input files it was computed from. Texts are written from the same results
-    the pages are given, so they are checked through them."""
+    the pages are given, so they are checked through them. A table's rows or a page's context
+    that its family makes only when written are checked then, through what this returns."""
     problems: list[Problem] = []
+    checked = Checked()
     for fid, o in outputs.items():
-        problems.extend(_problems(fid, o))
+        problems.extend(_problems(fid, o, checked))
     if problems:
         raise InputError(problems)
+    return checked
 
 
-def _problems(fid: str, o) -> Iterator[Problem]:
+class Checked:
+    """What check_finite searched, per family: the objects it read (alive as long as the
+    family's Outputs, so no id of theirs is reused) and the inputs they came from. A context
+    made later is searched without entering them again: a row page's context shares its
+    family's boards and tables with every other page."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, frozenset[int]] = {}
+        self.sources: dict[str, dict[str, str]] = {}
+
+    def context(self, fid: str, where: str, ctx: Any) -> None:
+        """Check a context made when its page is rendered; InputError if it holds a bad number."""
+        seen, named = set(), set()
+        skip = self.seen.get(fid, frozenset())
+        found = [_problem(self.sources.get(fid, {}), f"{short_repr(v)} in what {fid} gives {where} to show ({path.lstrip('.')})")
+                 for path, v in _floats(ctx, "", seen, named, skip)]
+        if found:
+            raise InputError(found)
+
+
+def check_rows(table, rows: list[tuple]) -> None:
+    """Check a table's rows made when it is written; InputError naming each bad number."""
+    found = list(_table_problems(table, rows))
+    if found:
+        raise InputError(found)
+
+
+def _table_problems(t, rows: list[tuple]) -> Iterator[Problem]:
+    if _all_finite(chain.from_iterable(rows)):
+        return
+    for i, row in enumerate(rows, start=1):
+        for col, v in zip(t.columns, row):
+            if _bad(v):
+                yield _problem(t.sources, f"{short_repr(v)} in table {t.stem}, row {i}, column {col}")
+
+
+def _problems(fid: str, o, checked: Checked) -> Iterator[Problem]:
     every: dict[str, str] = {}
     for t in o.tables:
         every.update(t.sources)
-        if _all_finite(chain.from_iterable(t.rows)):
-            continue
-        for i, row in enumerate(t.rows, start=1):
-            for col, v in zip(t.columns, row):
-                if _bad(v):
-                    yield _problem(t.sources, f"{short_repr(v)} in table {t.stem}, row {i}, column {col}")
+        if not callable(t.rows):  # made when written: checked then (check_rows)
+            yield from _table_problems(t, t.rows)
     for f in o.figures:
         every.update(f.sources)
         if _all_finite(chain.from_iterable(map(dict.values, f.data))):
@@ -78,11 +113,14 @@ def _problems(fid: str, o) -> Iterator[Problem]:
                     yield _problem(f.sources, f"{short_repr(v)} in the data of figure {f.name}, row {i}, column {col}")
     # Pages share their family's results (and its tables): each object is read once.
     seen = {id(x) for x in (*o.tables, *o.figures)}
-    contexts = [(p.path, p.context) for p in o.pages] + [(name, ctx) for name, (_tpl, ctx) in o.fragments.items()]
+    contexts = [(p.path, p.context) for p in o.pages if not callable(p.context)]
+    contexts += [(name, ctx) for name, (_tpl, ctx) in o.fragments.items()]
     named: set[int] = set()
     for where, ctx in contexts:
         for path, v in _floats(ctx, "", seen, named):
             yield _problem(every, f"{short_repr(v)} in what {fid} gives {where} to show ({path.lstrip('.')})")
+    checked.seen[fid] = frozenset(seen)
+    checked.sources[fid] = every
 
 
 def _all_finite(values: Iterable[Any]) -> bool:
@@ -100,15 +138,15 @@ def _bad(v: Any) -> bool:
     return isinstance(v, float) and not math.isfinite(v)
 
 
-def _floats(value: Any, path: str, seen: set[int], named: set[int]) -> Iterator[tuple[str, float]]:
+def _floats(value: Any, path: str, seen: set[int], named: set[int], skip: frozenset[int] = frozenset()) -> Iterator[tuple[str, float]]:
     """Every non-finite float reachable from `value` through dicts, lists, tuples and
     dataclasses, with its path, except below what `seen` holds (searched already, from an
-    earlier context) or `named` (reported already: a value shared by several contexts is reported
-at the first). Validated input
+    earlier context), `skip` (searched by an earlier check, see Checked) or `named` (reported
+    already: a value shared by several contexts is reported at the first). Validated input
     records (pydantic models) are not entered: their contracts refuse infinities and NaN."""
     # A page context holds hundreds of thousands of values and none is bad on a build that
     # succeeds: the search names no path until it has found a bad number below it.
-    if _has_bad(value, seen):
+    if _has_bad(value, seen, skip):
         yield from _named(value, path, named)
 
 
@@ -130,9 +168,10 @@ def _enterable(value: Any) -> bool:
     return not (isinstance(value, _LEAVES) or callable(value) or hasattr(type(value), "model_fields"))
 
 
-def _has_bad(value: Any, seen: set[int]) -> bool:
+def _has_bad(value: Any, seen: set[int], skip: frozenset[int] = frozenset()) -> bool:
     """Whether a non-finite float is reachable from `value` (an explicit stack: contexts nest
-    deeper than recursion should go, and a call per value is the cost)."""
+    deeper than recursion should go, and a call per value is the cost), not entering what
+    `seen` or `skip` holds."""
     stack = [value]
     isfinite, leaves = math.isfinite, _LEAF_TYPES
     while stack:
@@ -145,7 +184,7 @@ def _has_bad(value: Any, seen: set[int]) -> bool:
         if t in leaves:
             continue
         if t is dict or t is list or t is tuple:
-            if id(v) not in seen:
+            if id(v) not in seen and id(v) not in skip:
                 seen.add(id(v))
                 stack.extend(v.values() if t is dict else v)
             continue
@@ -153,7 +192,7 @@ def _has_bad(value: Any, seen: set[int]) -> bool:
             if not isfinite(v):
                 return True
             continue
-        if not _enterable(v) or id(v) in seen:
+        if not _enterable(v) or id(v) in seen or id(v) in skip:
             continue
         seen.add(id(v))
         inside = _containers(v)

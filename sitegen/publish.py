@@ -41,7 +41,7 @@ from typing import Any, BinaryIO, Callable
 
 import orjson
 
-from sitegen import __version__
+from sitegen import __version__, numbers
 from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
 from sitegen.errors import BuildError, Problem
 from sitegen.load import INPUT_FOLDERS, sha256_bytes
@@ -194,11 +194,15 @@ def table_files(table) -> dict[str, bytes]:
 def table_outputs(table) -> list[tuple[str, bytes, Any]]:
     """table_files as (file name, bytes, the JSON value the bytes encode, or None for the CSV):
     the writer checks the value for aggregate fields instead of parsing the bytes again."""
-    doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in table.rows],
+    rows = table.rows
+    if callable(rows):  # made now, by a family that defers its tables: checked as made
+        rows = rows()
+        numbers.check_rows(table, rows)
+    doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in rows],
            "sources": table.sources}
     if table.synthetic:
         doc["synthetic"] = True
-    return [(f"{table.stem}.csv", _marked_csv(table.columns, table.rows, table.synthetic), None),
+    return [(f"{table.stem}.csv", _marked_csv(table.columns, rows, table.synthetic), None),
             (f"{table.stem}.json", json_bytes(doc), doc)]
 
 

@@ -32,7 +32,10 @@ class Table:
     stem: str  # output path without suffix, e.g. "canonic/book-opening/board"
     title: str
     columns: list[str]
-    rows: list[tuple]
+    # The rows, or a function that makes them when the table is written (a family at scale
+    # defers its thousands of per-row tables rather than hold them all at once; publish.
+    # table_outputs makes them and numbers.check_rows checks them).
+    rows: list[tuple] | Callable[[], list[tuple]]
     sources: dict[str, str]  # artifact file -> SHA-256 it was computed from
     computation: str  # the name of the computation that produced it (recorded in the manifest)
     # Set by published() for a family whose data is synthetic: the downloads say so (a CSV
@@ -68,7 +71,15 @@ class Page:
     path: str  # output path, e.g. "canonic/book-opening/index.html"
     template: str
     title: str
-    context: dict[str, Any]
+    # What the template is given, or a function that makes it when the page is rendered (as a
+    # deferred table's rows are).
+    context: dict[str, Any] | Callable[[], dict[str, Any]]
+
+
+def defers(o: "Outputs") -> bool:
+    """Whether a family's outputs make some of their tables or pages only when written: such
+    a result is not cached (its rows and contexts exist only while they are written)."""
+    return any(callable(t.rows) for t in o.tables) or any(callable(p.context) for p in o.pages)
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ anchors it chose and its rationale, beside the rubric's dimensions. A board row 
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from typing import NamedTuple
 
+import numpy as np
 import pyarrow.compute as pc
 
 from sitegen.families import Outputs, Page, Table
@@ -73,35 +75,96 @@ def _judgments(tables) -> dict[tuple[str, str], list[Call]]:
     return out
 
 
+# Board rows beyond which each row's table and page are made when written, not held from the
+# start: at 100x data, 7,800 rows hold 493,000 judge calls.
+DEFER_ROWS = 2000
+
+
+class _CallIndex:
+    """Where each (model, domain)'s judge calls and their anchors lie in the validated tables,
+    so that a row's table or page takes its own calls when it is made."""
+
+    def __init__(self, tables, task_domain: dict[str, str]) -> None:
+        self.j, self.a = tables["judgments"], tables["anchors"]
+        self.j_at, self.a_at = _positions(self.j, task_domain), _positions(self.a, task_domain)
+
+    def calls(self, model: str, domain: str) -> dict[tuple[str, str], list[Call]]:
+        """(model, task) -> its calls, for the tasks of one domain (_judgments)."""
+        none = np.empty(0, dtype=np.int64)
+        return _judgments({"judgments": self.j.take(self.j_at.get((model, domain), none)),
+                           "anchors": self.a.take(self.a_at.get((model, domain), none))})
+
+
+def _positions(table, task_domain: dict[str, str]) -> dict[tuple[str, str], np.ndarray]:
+    """(model, domain) -> the positions of its rows in `table`, in table order."""
+    models = pc.dictionary_encode(table.column("model").combine_chunks())
+    tasks = pc.dictionary_encode(table.column("task").combine_chunks())
+    domain_ids = sorted(set(task_domain.values()))
+    of_task = np.array([domain_ids.index(task_domain[t]) if t in task_domain else -1 for t in tasks.dictionary.to_pylist()],
+                       dtype=np.int64)
+    key = models.indices.to_numpy(zero_copy_only=False).astype(np.int64) * len(domain_ids)
+    key += of_task[tasks.indices.to_numpy(zero_copy_only=False)] if len(of_task) else 0
+    order = np.argsort(key, kind="stable")
+    keys, starts = np.unique(key[order], return_index=True)
+    bounds = [*starts.tolist(), len(order)]
+    words = models.dictionary.to_pylist()
+    return {(words[k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
+            for i, k in enumerate(keys.tolist()) if k >= 0}
+
+
 def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     s = res.sweep
     cells_file = res.input.cells_file
     sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], cells_file.rel: cells_file.sha256}
-    calls = _judgments(res.input.tables)
+    index = _CallIndex(res.input.tables, {t.id: t.domain for t in s.tasks})
     cells: dict[tuple[str, str], list[tuple[str, str, float | None]]] = defaultdict(list)
     for model, domain, task, status, score in res.evidence.cells:
         cells[(model, domain)].append((task, status, score))
     domains = {d.id: d for d in s.domains}
     judge_name = {j.id: j.name for j in s.judges}
+    defer = sum(len(b.rows) for b in res.boards) > DEFER_ROWS
     for b in res.boards:
         rubric = domains[b.domain].rubric
         dims = [d.id for d in rubric.dimensions]
         columns = [*COLUMNS, *(f"anchor_{d}" for d in dims), *TAIL]
-        unscored = (None,) * len(dims)
         for r in b.rows:
-            rows = []
-            for task, status, score in cells[(r.model, b.domain)]:
-                for c in calls.get((r.model, task), []):
-                    anchors = tuple(c.anchors[d] for d in dims) if c.anchors else unscored
-                    rows.append((r.model, b.domain, task, status, score, c.judge, c.prompt, c.outcome, *anchors,
-                                 c.weighted, c.rationale))
-                if status == GENERATION_FAILURE:  # never judged: one row says so
-                    rows.append((r.model, b.domain, task, status, score, None, None, None, *unscored, None, None))
+            mine = cells[(r.model, b.domain)]
             stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
+            page = {**common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
+                    "task_path": task_path, "stem": stem}
+            if defer:  # each made from the row's own calls when it is written
+                rows = partial(_row_rows, index, r.model, b.domain, dims, mine)
+                context = partial(_row_context, index, r.model, b.domain, mine, page)
+            else:
+                calls = index.calls(r.model, b.domain)
+                rows, context = _table_rows(r.model, b.domain, dims, mine, calls), _with_cells(page, mine, calls)
             out.tables.append(Table(stem, SENTENCES.table_row_cells(b, r), columns, rows, sources, "canonic.cells"))
-            out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), {
-                **common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
-                "cells": [(task, status, score, calls.get((r.model, task), []), status == GENERATION_FAILURE)
-                          for task, status, score in cells[(r.model, b.domain)]],
-                "task_path": task_path, "stem": stem,
-            }))
+            out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), context))
+
+
+def _row_rows(index: _CallIndex, model: str, domain: str, dims: list[str], cells: list[tuple]) -> list[tuple]:
+    return _table_rows(model, domain, dims, cells, index.calls(model, domain))
+
+
+def _row_context(index: _CallIndex, model: str, domain: str, cells: list[tuple], page: dict) -> dict:
+    return _with_cells(page, cells, index.calls(model, domain))
+
+
+def _table_rows(model: str, domain: str, dims: list[str], cells: list[tuple], calls: dict) -> list[tuple]:
+    """A row's download: one row per judge call, its anchors a column per dimension."""
+    unscored = (None,) * len(dims)
+    rows = []
+    for task, status, score in cells:
+        for c in calls.get((model, task), []):
+            anchors = tuple(c.anchors[d] for d in dims) if c.anchors else unscored
+            rows.append((model, domain, task, status, score, c.judge, c.prompt, c.outcome, *anchors, c.weighted, c.rationale))
+        if status == GENERATION_FAILURE:  # never judged: one row says so
+            rows.append((model, domain, task, status, score, None, None, None, *unscored, None, None))
+    return rows
+
+
+def _with_cells(page: dict, cells: list[tuple], calls: dict) -> dict:
+    """A row page's context: its cells, each with its calls."""
+    model = page["row"].model
+    return {**page, "cells": [(task, status, score, calls.get((model, task), []), status == GENERATION_FAILURE)
+                              for task, status, score in cells]}

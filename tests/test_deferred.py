@@ -1,0 +1,69 @@
+"""A family at scale makes its per-row tables and pages when they are written (Canonic's row
+drill-downs above DEFER_ROWS board rows: 493,000 judge calls at 100x data): the same bytes as
+when they are made at once, every number still checked, and such a result never cached."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import sitegen.families.canonic.row_pages as row_pages
+from sitegen import incremental
+from sitegen.build import build, validate
+from sitegen.config import load_config
+from sitegen.errors import InputError
+
+from conftest import copy_site, hash_tree
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    monkeypatch.setattr(row_pages, "DEFER_ROWS", 0)  # the demo's 78 rows are then "at scale"
+
+
+def test_rows_made_when_written_publish_the_bytes_made_at_once(deferred, built_site, tmp_path):
+    root = copy_site(tmp_path / "site")
+    out = tmp_path / "out"
+    build(load_config(root), out)
+    assert hash_tree(out) == hash_tree(built_site.out)
+    families = root / incremental.CACHE_DIR / "families"
+    assert not list(families.glob("canonic/*")) and list(families.glob("chronicle/*"))  # deferred: not cached
+    build(load_config(root), tmp_path / "again")  # a rebuild computes Canonic again: the same bytes
+    assert hash_tree(tmp_path / "again") == hash_tree(built_site.out)
+
+
+def test_a_number_that_is_not_finite_in_a_row_made_when_written_fails_validate_and_build(deferred, tmp_path, monkeypatch):
+    made = row_pages._table_rows
+
+    def with_nan(model, domain, dims, cells, calls):
+        rows = made(model, domain, dims, cells, calls)
+        if model == "anthropic/claude-opus-5" and domain == "book-opening":
+            rows[0] = (*rows[0][:4], math.nan, *rows[0][5:])
+        return rows
+
+    monkeypatch.setattr(row_pages, "_table_rows", with_nan)
+    root = copy_site(tmp_path / "site", families=["canonic"])
+    for run in (lambda: validate(load_config(root), cache=False), lambda: build(load_config(root), tmp_path / "out", cache=False)):
+        with pytest.raises(InputError) as exc:
+            run()
+        assert "nan in table canonic/book-opening/cells/anthropic/claude-opus-5/cells, row 1, column task_score" in str(exc.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_number_that_is_not_finite_in_a_page_made_when_written_fails_the_build(deferred, tmp_path, monkeypatch):
+    made = row_pages._with_cells
+
+    def with_nan(page, cells, calls):
+        ctx = made(page, cells, calls)
+        if page["row"].model == "anthropic/claude-opus-5" and page["board"].domain == "book-opening":
+            ctx["cells"][0] = (ctx["cells"][0][0], ctx["cells"][0][1], math.inf, *ctx["cells"][0][3:])
+        return ctx
+
+    monkeypatch.setattr(row_pages, "_with_cells", with_nan)
+    root = copy_site(tmp_path / "site", families=["canonic"])
+    with pytest.raises(InputError) as exc:
+        build(load_config(root), tmp_path / "out", cache=False)
+    assert ("inf in what canonic gives canonic/book-opening/cells/anthropic/claude-opus-5/index.html to show ([\"cells\"][0][2])"
+            in str(exc.value))
+    assert not (tmp_path / "out").exists()
