@@ -9,6 +9,7 @@ from functools import partial
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from sitegen.families import Outputs, Page, Table
@@ -85,8 +86,8 @@ class _CallIndex:
     so that a row's table or page takes its own calls when it is made."""
 
     def __init__(self, tables, task_domain: dict[str, str]) -> None:
-        self.j, self.a = tables["judgments"], tables["anchors"]
-        self.j_at, self.a_at = _positions(self.j, task_domain), _positions(self.a, task_domain)
+        self.j, self.a = _Batches(tables["judgments"]), _Batches(tables["anchors"])
+        self.j_at, self.a_at = _positions(tables["judgments"], task_domain), _positions(tables["anchors"], task_domain)
 
     def calls(self, model: str, domain: str) -> dict[tuple[str, str], list[Call]]:
         """(model, task) -> its calls, for the tasks of one domain (_judgments)."""
@@ -95,21 +96,47 @@ class _CallIndex:
                            "anchors": self.a.take(self.a_at.get((model, domain), none))})
 
 
+class _Batches:
+    """A table's rows taken by position from the batch each lies in: Table.take would join a
+    table of many chunks (one per batch of the intake) into one on every call, and joining it
+    once would hold the table twice."""
+
+    def __init__(self, table) -> None:
+        self.schema = table.schema
+        self.batches = table.to_batches()
+        self.starts = np.cumsum([0, *(b.num_rows for b in self.batches)])
+
+    def take(self, positions: np.ndarray):
+        which = np.searchsorted(self.starts, positions, side="right") - 1
+        parts = [self.batches[k].take(pa.array(positions[which == k] - self.starts[k])) for k in np.unique(which).tolist()]
+        return pa.Table.from_batches(parts, schema=self.schema)
+
+
 def _positions(table, task_domain: dict[str, str]) -> dict[tuple[str, str], np.ndarray]:
     """(model, domain) -> the positions of its rows in `table`, in table order."""
-    models = pc.dictionary_encode(table.column("model").combine_chunks())
-    tasks = pc.dictionary_encode(table.column("task").combine_chunks())
+    models, model_words = _codes(table.column("model"))
+    tasks, task_words = _codes(table.column("task"))
     domain_ids = sorted(set(task_domain.values()))
-    of_task = np.array([domain_ids.index(task_domain[t]) if t in task_domain else -1 for t in tasks.dictionary.to_pylist()],
-                       dtype=np.int64)
-    key = models.indices.to_numpy(zero_copy_only=False).astype(np.int64) * len(domain_ids)
-    key += of_task[tasks.indices.to_numpy(zero_copy_only=False)] if len(of_task) else 0
+    of_task = np.array([domain_ids.index(task_domain[t]) if t in task_domain else -1 for t in task_words], dtype=np.int64)
+    domain_of_row = of_task[tasks] if len(of_task) else np.empty(0, np.int64)
+    key = np.where(domain_of_row < 0, -1, models * len(domain_ids) + domain_of_row)  # -1: a task of no domain
     order = np.argsort(key, kind="stable")
     keys, starts = np.unique(key[order], return_index=True)
     bounds = [*starts.tolist(), len(order)]
-    words = models.dictionary.to_pylist()
-    return {(words[k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
+    return {(model_words[k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
             for i, k in enumerate(keys.tolist()) if k >= 0}
+
+
+def _codes(column) -> tuple[np.ndarray, list[str]]:
+    """A string column as integer codes and the distinct strings they stand for, chunk by
+    chunk (joining the chunks first would hold the column twice)."""
+    words: dict[str, int] = {}
+    parts = []
+    for chunk in column.chunks:
+        encoded = pc.dictionary_encode(chunk)
+        to_global = np.array([words.setdefault(w, len(words)) for w in encoded.dictionary.to_pylist()], dtype=np.int64)
+        parts.append(to_global[encoded.indices.to_numpy(zero_copy_only=False)] if len(to_global) else np.empty(0, np.int64))
+    return (np.concatenate(parts) if parts else np.empty(0, np.int64)), list(words)
 
 
 def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
