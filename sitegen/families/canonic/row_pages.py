@@ -55,11 +55,9 @@ def _judgments(tables) -> dict[tuple[str, str], list[Call]]:
     combination of anchors is one dict, shared by every call that chose it (a rubric of five
     dimensions on five anchors has 3,125)."""
     a = tables["anchors"]
-    chosen: dict[tuple[str, str, int], list[tuple[str, float]]] = defaultdict(list)
-    cols = (_strings(a, "model"), _strings(a, "task"), a.column("seq").to_pylist(), _strings(a, "dimension"),
-            a.column("anchor").to_pylist())
-    for model, task, seq, dim, value in zip(*cols):
-        chosen[(model, task, seq)].append((dim, value))
+    chosen: dict[int, list[tuple[str, float]]] = defaultdict(list)
+    for judgment, dim, value in zip(a.column("judgment").to_pylist(), _strings(a, "dimension"), a.column("anchor").to_pylist()):
+        chosen[judgment].append((dim, value))
     shared: dict[tuple, dict[str, float]] = {}
     anchors = {key: shared.setdefault(tuple(pairs), dict(pairs)) for key, pairs in chosen.items()}
     del chosen
@@ -67,10 +65,10 @@ def _judgments(tables) -> dict[tuple[str, str], list[Call]]:
     j = tables["judgments"]
     strings = {c: _strings(j, c) for c in ("model", "task", "judge", "prompt", "outcome")}
     cols = (strings["model"], strings["task"], strings["judge"], j.column("seq").to_pylist(), strings["prompt"],
-            strings["outcome"], j.column("weighted").to_pylist(), j.column("rationale").to_pylist())
+            strings["outcome"], j.column("weighted").to_pylist(), j.column("rationale").to_pylist(), j.column("id").to_pylist())
     none: dict[str, float] = {}
-    for model, task, judge, seq, prompt, outcome, weighted, rationale in zip(*cols):
-        out[(model, task)].append(Call(judge, seq, prompt, outcome, weighted, rationale, anchors.get((model, task, seq), none)))
+    for model, task, judge, seq, prompt, outcome, weighted, rationale, jid in zip(*cols):
+        out[(model, task)].append(Call(judge, seq, prompt, outcome, weighted, rationale, anchors.get(jid, none)))
     for calls in out.values():
         calls.sort(key=lambda c: c.seq)
     return out
@@ -87,13 +85,17 @@ class _CallIndex:
 
     def __init__(self, tables, task_domain: dict[str, str]) -> None:
         self.j, self.a = _Batches(tables["judgments"]), _Batches(tables["anchors"])
-        self.j_at, self.a_at = _positions(tables["judgments"], task_domain), _positions(tables["anchors"], task_domain)
+        self.j_at = _positions(tables["judgments"], task_domain)
+        # The anchors follow their judgments in order: a judgment's are the rows from the first
+        # naming it to the first naming a later one.
+        self.a_of = tables["anchors"].column("judgment").to_numpy()
 
     def calls(self, model: str, domain: str) -> dict[tuple[str, str], list[Call]]:
         """(model, task) -> its calls, for the tasks of one domain (_judgments)."""
-        none = np.empty(0, dtype=np.int64)
-        return _judgments({"judgments": self.j.take(self.j_at.get((model, domain), none)),
-                           "anchors": self.a.take(self.a_at.get((model, domain), none))})
+        judgments = self.j_at.get((model, domain), np.empty(0, dtype=np.int64))  # a judgment's id is its row
+        lo, hi = np.searchsorted(self.a_of, judgments, "left"), np.searchsorted(self.a_of, judgments, "right")
+        anchors = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist())]) if len(judgments) else judgments
+        return _judgments({"judgments": self.j.take(judgments), "anchors": self.a.take(anchors)})
 
 
 class _Batches:

@@ -3,8 +3,8 @@
 Tables (one row each):
   models(id, name, family, self_family, ord)   domains(id, name, ord)
   tasks(id, domain, show, origin)              cells(model, task, gen_status, gen_reason)
-  judgments(model, task, judge, seq, prompt, outcome, weighted, rationale)
-  anchors(model, task, judge, seq, dimension, anchor)   (scored judgments only)
+  judgments(model, task, judge, seq, prompt, outcome, weighted, rationale, id)
+  anchors(judgment, dimension, anchor)   (scored judgments only; judgment = the judgment's id)
 
 Views:
   cell_status  one row per cell: its status ('counted' or the exclusion reason) and task score
@@ -191,7 +191,7 @@ def show_dimension_means(db) -> list[tuple]:
     return store.rows(db, """
         SELECT s.show, a.dimension, avg(a.anchor), count(*) FROM cell_status s
         JOIN judgments j ON j.model = s.model AND j.task = s.task
-        JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+        JOIN anchors a ON a.judgment = j.id
         WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
         GROUP BY s.show, a.dimension ORDER BY s.show, a.dimension""")
 
@@ -205,7 +205,7 @@ def model_format_dimension_means(db, formats: dict[str, str]) -> list[tuple]:
             SELECT s.model, s.show, a.dimension, a.anchor FROM cell_status s
             JOIN models m ON m.id = s.model
             JOIN judgments j ON j.model = s.model AND j.task = s.task
-            JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+            JOIN anchors a ON a.judgment = j.id
             WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
             ORDER BY m.ord, s.show, a.dimension, s.task, j.judge"""):
         anchors.setdefault((model, formats[show], dimension), []).append(anchor)
@@ -230,7 +230,7 @@ def standard_scores(db, keys: list[tuple[str, str]]) -> dict[tuple[str, str], di
         found = store.rows(db, """
             SELECT j.model, j.task, j.judge, j.rationale, a.dimension, a.anchor
             FROM judgments j JOIN _wanted w USING (model, task)
-            JOIN anchors a ON a.model = j.model AND a.task = j.task AND a.seq = j.seq
+            JOIN anchors a ON a.judgment = j.id
             WHERE j.prompt = 'standard' AND j.outcome = 'score'
             ORDER BY j.model, j.task, j.judge, a.dimension""")
     finally:

@@ -18,7 +18,9 @@ from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import TypeAdapter
 
 from sitegen import amendments, names
@@ -54,8 +56,10 @@ SCHEMAS = {
     "cells": {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
     "judgments": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
                   "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64(), "rationale": pa.string()},
-    "anchors": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
-                "dimension": pa.string(), "anchor": pa.float64()},
+    # An anchor names its judgment by the judgment's row in the judgments table (its "id" once
+    # the chunks are joined), not by model, task, judge and seq again: at 1000x data the
+    # anchors are 25 million rows.
+    "anchors": {"judgment": pa.int64(), "dimension": pa.string(), "anchor": pa.float64()},
 }
 
 
@@ -124,7 +128,7 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
             for t, table in (chunk_tables or {}).items():
                 parts[t].append(table)
         if sweep is not None:
-            tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
+            tables = _joined(parts)
             problems.extend(_duplicate_cells(tables["cells"], cells_rel))
 
     probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
@@ -154,6 +158,19 @@ def _load_sweep(root: Path, loaded: Loaded, limits: Limits) -> tuple[SourceFile 
     weights = _weight_problems(sweep)
     loaded.problems.extend(weights + _check_sweep(sweep))
     return src, None if weights else sweep
+
+
+def _joined(parts: dict[str, list[pa.Table]]) -> dict[str, pa.Table]:
+    """The chunks' tables joined in file order: the judgments numbered by their row ("id"),
+    each chunk's anchors pointing at their judgment's row in the whole table."""
+    offset = 0
+    for k, (judgments, anchors) in enumerate(zip(parts["judgments"], parts["anchors"])):
+        if offset:
+            parts["anchors"][k] = anchors.set_column(0, "judgment", pc.add(anchors.column("judgment"), offset))
+        offset += judgments.num_rows
+    tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
+    tables["judgments"] = tables["judgments"].append_column("id", pa.array(np.arange(offset, dtype=np.int64)))
+    return tables
 
 
 def _cells_file(root: Path, problems: list[Problem]) -> str | None:
@@ -388,11 +405,9 @@ class _CellChecker:
         if j.weighted_score is not None and abs(j.weighted_score - w) > STATED_SCORE_TOLERANCE:
             out.append(Problem(f, line, f"$.judgments[{k}].weighted_score", f"{w:.6f}, the sum of weight x anchor recomputed from the anchors", short_repr(j.weighted_score)))
         a = self.columns.anchors
+        judgment = len(self.columns.judgments["model"])  # the row the caller appends it at, next
         for d in dims:
-            a["model"].append(model)
-            a["task"].append(task.id)
-            a["judge"].append(j.judge)
-            a["seq"].append(k)
+            a["judgment"].append(judgment)
             a["dimension"].append(d)
             a["anchor"].append(float(anchors[d]))
         return w
