@@ -73,6 +73,9 @@ def _site(repo: Path, dest: Path, scale: int, cells: str = "jsonl") -> Path:
         from sitegen.families.canonic.demo import generate
 
         generate(dest, scale=scale, cells_format=cells)
+    if scale >= 1000:  # its outputs.jsonl is 2.6 GB: past the default limit on one input file
+        with open(dest / "pyproject.toml", "a", encoding="utf-8") as fh:
+            fh.write("\n[tool.sitegen.limits]\nmax_file_bytes = 8_000_000_000\n")
     return dest
 
 

@@ -675,7 +675,8 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         saving = time.perf_counter()
         try:
             store_.save()
-            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes, dated_until(outputs))
+            incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes, dated_until(outputs),
+                                     writer.files)
         except Exception as exc:  # noqa: BLE001 - the site is published: a failure here must not say otherwise
             warnings.append(f"published; the build cache could not be saved: {exc}")
         clock[SAVE_STEP] = time.perf_counter() - saving

@@ -62,6 +62,7 @@ import math
 import os
 import stat
 import sys
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -438,13 +439,16 @@ def _records(root: Path) -> dict:
     return records if isinstance(records, dict) else {}
 
 
-def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes, dated_until: str = "") -> None:
+def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes, dated_until: str = "",
+                 written: Iterable[str] = ()) -> None:
     """Note that out_dir now holds the build of `key`, whose manifest.json is `manifest` (the
     bytes this build wrote: whatever is on disk may already be another build's). Called after
-    the swap. `dated_until`: the latest date its inputs hold (the families' summaries)."""
+    the swap. `dated_until`: the latest date its inputs hold (the families' summaries).
+    `written`: the files the build wrote, whose identities (stat_index) let the next no-op
+    check skip hashing the files nothing has touched since."""
     records = _records(root)
     records[str(out_dir.resolve())] = {"key": key, "manifest": sha256_bytes(manifest), "pages": pages, "files": files,
-                                       "dated_until": dated_until}
+                                       "dated_until": dated_until, "stat": stat_index(out_dir, written)}
     path = _records_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"builds.{os.getpid()}.tmp")
@@ -461,20 +465,99 @@ def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:
     # inputs dated after the build's date (SOURCE_DATE_EPOCH set back) must meet the check again
     if not isinstance(record.get("dated_until", ""), str) or record.get("dated_until", "") > clock.today():
         return None
-    return record if output_intact(out_dir, record.get("manifest", "")) else None
+    return record if output_intact(out_dir, record.get("manifest", ""), record.get("stat")) else None
 
 
-def output_intact(out_dir: Path, manifest_sha: str) -> bool:
+# A file's identity as the no-op check reads it: what no write can leave as it was. Writing a
+# file moves its change time (ctime), which no program can set back; replacing it gives a new
+# inode. What was changed within a clock tick of the identities being taken could still show
+# the same times (the kernel stamps files from a clock of a few milliseconds' grain): such a
+# file is hashed as if unknown, as git treats a file as racily clean. The tick is taken as
+# RACY_NS, or RACY_COARSE_NS on a filesystem that keeps whole seconds only (FAT keeps two).
+RACY_NS = 50_000_000
+RACY_COARSE_NS = 2_000_000_000
+CTIME, NLINK = 3, 6  # the places in an identity of the change time and the link count
+
+
+def _identity(st: os.stat_result) -> list[int]:
+    return [stat.S_IFMT(st.st_mode) | stat.S_IMODE(st.st_mode), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev,
+            st.st_nlink]
+
+
+def _same(now: list[int], known: list[int]) -> bool:
+    """Whether an identity is unchanged. A file a rebuild linked from the previous output loses
+    that second name when the retired output is deleted, after the identities were taken, and
+    dropping a link moves the change time: a file with fewer links than it had is the same
+    when all but its change time and link count are."""
+    if now == known:
+        return True
+    rest = [i for i in range(len(known)) if i not in (CTIME, NLINK)]
+    return len(now) == len(known) and now[NLINK] < known[NLINK] and all(now[i] == known[i] for i in rest)
+
+
+def stat_index(out_dir: Path, written: Iterable[str]) -> dict | None:
+    """The identity of every file the build wrote and of every folder holding one (a folder's
+    times move when an entry is added or removed), and when they were taken; None when one
+    cannot be read (the next no-op then hashes everything)."""
+    files: dict[str, list[int]] = {}
+    folders: dict[str, list[int]] = {}
+    try:
+        for rel in sorted(written):
+            files[rel] = _identity(os.lstat(out_dir / rel))
+            parts = rel.split("/")
+            for i in range(len(parts)):
+                folder = "/".join(parts[:i])
+                if folder not in folders:
+                    folders[folder] = _identity(os.lstat(out_dir / folder if folder else out_dir))
+    except OSError:
+        return None
+    fine = any(known[2] % 1_000_000_000 or known[CTIME] % 1_000_000_000 for known in files.values())
+    return {"taken_ns": time.time_ns(), "racy_ns": RACY_NS if fine else RACY_COARSE_NS, "files": files, "folders": folders}
+
+
+def _untouched(out_dir: Path, index: Any, manifest_files: dict) -> bool:
+    """Whether every folder and file of `index` is as it was when the index was taken, the
+    racy ones (RACY_NS) hashed against the manifest: then out_dir is the output that build
+    wrote and nothing was added, removed or changed since."""
+    if not (isinstance(index, dict) and isinstance(index.get("taken_ns"), int) and isinstance(index.get("racy_ns"), int)
+            and isinstance(index.get("files"), dict)
+            and isinstance(index.get("folders"), dict) and index["files"].keys() == manifest_files.keys() | {"manifest.json"}):
+        return False
+    racy = index["taken_ns"] - max(index["racy_ns"], RACY_NS)
+    base = str(out_dir)
+    for group in ("folders", "files"):
+        for rel, known in index[group].items():
+            path = f"{base}/{rel}" if rel else base
+            now = _identity(os.lstat(path))
+            if not _same(now, known):
+                return False
+            # (manifest.json itself is hashed by the caller, against the record)
+            if group == "files" and rel in manifest_files and (known[2] >= racy or known[CTIME] >= racy) \
+                    and sha256_file(path) != manifest_files[rel]:
+                return False
+    return True
+
+
+def output_intact(out_dir: Path, manifest_sha: str, index: Any = None) -> bool:
     """out_dir's manifest.json is the recorded one, its files are as it lists, no more and no
     fewer (the check the build's verify stage makes on the staged output), and every file and
-    folder has the mode a build gives it."""
+    folder has the mode a build gives it. With the build's stat_index, files and folders whose
+    identity has not changed since are not read again; anything else is checked in full."""
+    from sitegen.publish import DIR_MODE, FILE_MODE
     from sitegen.site_files import file_checks
 
     manifest_path = out_dir / "manifest.json"
     try:
-        if sha256_file(manifest_path) != manifest_sha or not modes_as_built(out_dir):
+        if sha256_file(manifest_path) != manifest_sha:
             return False
-        return file_checks(out_dir, json.loads(manifest_path.read_bytes())["files"]) == []
+        listed = json.loads(manifest_path.read_bytes())["files"]
+        if index is not None and _untouched(out_dir, index, listed):
+            # the identities hold the modes too: every one as a build gives it
+            return all(stat.S_IMODE(m[0]) == FILE_MODE for m in index["files"].values()) and \
+                all(stat.S_IMODE(m[0]) == DIR_MODE for m in index["folders"].values())
+        if not modes_as_built(out_dir):
+            return False
+        return file_checks(out_dir, listed) == []
     except (OSError, ValueError, KeyError, TypeError):
         return False
 

@@ -718,3 +718,45 @@ def test_a_family_whose_pages_outgrow_the_page_cache_renders_them_again_and_buil
     append(site, AMENDMENT, " Rendered again.")
     build(load_config(site), out)
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_page_edited_by_hand_with_its_size_and_times_kept_is_rebuilt(site, tmp_path):
+    """The no-op check trusts a file it wrote only while its identity holds (size, times, inode,
+    mode): an edit that keeps the size and sets the modification time back still moves the
+    change time, and the file is read and found changed."""
+    import time
+
+    out = tmp_path / "fresh"
+    build(load_config(site), out)
+    time.sleep(incremental.RACY_NS / 1e9 * 2)
+    page = out / "index.html"
+    st = page.stat()
+    data = page.read_bytes()
+    page.write_bytes(data.replace(b"<title>", b"<TITLE>", 1))
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert page.stat().st_size == st.st_size and page.stat().st_mtime_ns == st.st_mtime_ns
+    assert not build(load_config(site), out).up_to_date
+    assert page.read_bytes() == data
+
+
+def test_a_no_op_reads_only_the_manifest_when_nothing_was_touched(site, tmp_path, monkeypatch):
+    """What the last build wrote and nothing has changed since is known by its identity: a no-op
+    hashes the manifest against the record, not the output's every file."""
+    import time
+
+    from sitegen import site_files
+
+    out = tmp_path / "fresh"
+    build(load_config(site), out)
+    time.sleep(incremental.RACY_NS / 1e9 * 2)  # past the clock tick of the identities
+    read: list[str] = []
+    real = incremental.sha256_file
+    def hashing(path):
+        if Path(path).is_relative_to(out):  # not the inputs, which every build hashes for its key
+            read.append(Path(path).relative_to(out).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(incremental, "sha256_file", hashing)
+    monkeypatch.setattr(site_files, "file_checks", lambda *a: pytest.fail("every file read again"))
+    assert build(load_config(site), out).up_to_date
+    assert "manifest.json" in read and len(read) <= 2, read
