@@ -33,6 +33,7 @@ from sitegen.incremental import covers
 from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, open_input, parse_chunk, read_bytes, read_json
 from sitegen.freeze import FreezeFile, FrozenCheck, Wanted
 from sitegen.freeze import check as check_frozen
+from sitegen.families.canonic.codes import decoded
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
 
 FREEZE_FILE = "data/canonic/freeze.json"
@@ -262,7 +263,9 @@ class OutputTexts:
         return out
 
 
-def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | None) -> tuple[SourceFile | None, pa.Table | None]:
+def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: tuple | None) -> tuple[SourceFile | None, pa.Table | None]:
+    """outputs.jsonl, each line checked on its own, and against the cells when `cells` (the
+    cells table and the ids its codes stand for) is given."""
     path = root / OUTPUTS_FILE
     if not os.path.lexists(path):
         return None, None
@@ -276,7 +279,8 @@ def load_outputs(root: Path, loaded: Loaded, limits: Limits, cells: pa.Table | N
     table = pa.concat_tables(parts)
     ok: set[tuple[str, str]] = set()
     if cells is not None:
-        cols = (cells.column(c).to_pylist() for c in ("model", "task", "gen_status"))
+        cell_table, ids = cells
+        cols = (decoded(cell_table, "model", ids), decoded(cell_table, "task", ids), cell_table.column("gen_status").to_pylist())
         ok = {(m, t) for m, t, s in zip(*cols) if s == "ok"}
     seen: dict[tuple[str, str], int] = {}
     for m, t, line in zip(*(table.column(c).to_pylist() for c in ("model", "task", "line"))):

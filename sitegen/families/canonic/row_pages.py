@@ -43,32 +43,33 @@ class Call(NamedTuple):
 
 
 def _strings(table, column: str) -> list:
-    """A string column as Python values, each distinct string one object: ids repeat hundreds
-    of thousands of times at scale, and every row page holds its calls for the whole build."""
+    """A string column as Python values, each distinct string one object: every row page holds
+    its calls while it is made, and a few words repeat on every call."""
     encoded = pc.dictionary_encode(table.column(column).combine_chunks())
     words = encoded.dictionary.to_pylist()
     return [None if i is None else words[i] for i in encoded.indices.to_pylist()]
 
 
-def _judgments(tables) -> dict[tuple[str, str], list[Call]]:
+def _judgments(tables, ids: dict[str, list[str]]) -> dict[tuple[str, str], list[Call]]:
     """(model, task) -> its judge calls in artifact order, each with the anchors it chose. A
     combination of anchors is one dict, shared by every call that chose it (a rubric of five
-    dimensions on five anchors has 3,125)."""
+    dimensions on five anchors has 3,125). The tables hold codes; `ids` says what they stand for."""
     a = tables["anchors"]
+    dims = ids["dimension"]
     chosen: dict[int, list[tuple[str, float]]] = defaultdict(list)
-    for judgment, dim, value in zip(a.column("judgment").to_pylist(), _strings(a, "dimension"), a.column("anchor").to_pylist()):
-        chosen[judgment].append((dim, value))
+    for judgment, dim, value in zip(*(a.column(c).to_pylist() for c in ("judgment", "dimension", "anchor"))):
+        chosen[judgment].append((dims[dim], value))
     shared: dict[tuple, dict[str, float]] = {}
     anchors = {key: shared.setdefault(tuple(pairs), dict(pairs)) for key, pairs in chosen.items()}
     del chosen
     out: dict[tuple[str, str], list[Call]] = defaultdict(list)
     j = tables["judgments"]
-    strings = {c: _strings(j, c) for c in ("model", "task", "judge", "prompt", "outcome")}
-    cols = (strings["model"], strings["task"], strings["judge"], j.column("seq").to_pylist(), strings["prompt"],
-            strings["outcome"], j.column("weighted").to_pylist(), j.column("rationale").to_pylist(), j.column("id").to_pylist())
+    models, tasks, judges = ids["model"], ids["task"], ids["judge"]
+    cols = (*(j.column(c).to_pylist() for c in ("model", "task", "judge", "seq")), _strings(j, "prompt"), _strings(j, "outcome"),
+            *(j.column(c).to_pylist() for c in ("weighted", "rationale", "id")))
     none: dict[str, float] = {}
     for model, task, judge, seq, prompt, outcome, weighted, rationale, jid in zip(*cols):
-        out[(model, task)].append(Call(judge, seq, prompt, outcome, weighted, rationale, anchors.get(jid, none)))
+        out[(models[model], tasks[task])].append(Call(judges[judge], seq, prompt, outcome, weighted, rationale, anchors.get(jid, none)))
     for calls in out.values():
         calls.sort(key=lambda c: c.seq)
     return out
@@ -83,9 +84,10 @@ class _CallIndex:
     """Where each (model, domain)'s judge calls and their anchors lie in the validated tables,
     so that a row's table or page takes its own calls when it is made."""
 
-    def __init__(self, tables, task_domain: dict[str, str]) -> None:
+    def __init__(self, tables, ids: dict[str, list[str]], task_domain: dict[str, str]) -> None:
+        self.ids = ids
         self.j, self.a = _Batches(tables["judgments"]), _Batches(tables["anchors"])
-        self.j_at = _positions(tables["judgments"], task_domain)
+        self.j_at = _positions(tables["judgments"], ids, task_domain)
         # The anchors follow their judgments in order: a judgment's are the rows from the first
         # naming it to the first naming a later one.
         self.a_of = tables["anchors"].column("judgment").to_numpy()
@@ -95,7 +97,7 @@ class _CallIndex:
         judgments = self.j_at.get((model, domain), np.empty(0, dtype=np.int64))  # a judgment's id is its row
         lo, hi = np.searchsorted(self.a_of, judgments, "left"), np.searchsorted(self.a_of, judgments, "right")
         anchors = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist())]) if len(judgments) else judgments
-        return _judgments({"judgments": self.j.take(judgments), "anchors": self.a.take(anchors)})
+        return _judgments({"judgments": self.j.take(judgments), "anchors": self.a.take(anchors)}, self.ids)
 
 
 class _Batches:
@@ -114,38 +116,26 @@ class _Batches:
         return pa.Table.from_batches(parts, schema=self.schema)
 
 
-def _positions(table, task_domain: dict[str, str]) -> dict[tuple[str, str], np.ndarray]:
-    """(model, domain) -> the positions of its rows in `table`, in table order."""
-    models, model_words = _codes(table.column("model"))
-    tasks, task_words = _codes(table.column("task"))
+def _positions(table, ids: dict[str, list[str]], task_domain: dict[str, str]) -> dict[tuple[str, str], np.ndarray]:
+    """(model, domain) -> the positions of its rows in `table` (whose model and task columns
+    hold codes), in table order."""
+    models = table.column("model").to_numpy().astype(np.int64)
+    tasks = table.column("task").to_numpy()
     domain_ids = sorted(set(task_domain.values()))
-    of_task = np.array([domain_ids.index(task_domain[t]) if t in task_domain else -1 for t in task_words], dtype=np.int64)
-    domain_of_row = of_task[tasks] if len(of_task) else np.empty(0, np.int64)
-    key = np.where(domain_of_row < 0, -1, models * len(domain_ids) + domain_of_row)  # -1: a task of no domain
+    of_task = np.array([domain_ids.index(task_domain[t]) for t in ids["task"]], dtype=np.int64)
+    key = models * len(domain_ids) + of_task[tasks]
     order = np.argsort(key, kind="stable")
     keys, starts = np.unique(key[order], return_index=True)
     bounds = [*starts.tolist(), len(order)]
-    return {(model_words[k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
-            for i, k in enumerate(keys.tolist()) if k >= 0}
-
-
-def _codes(column) -> tuple[np.ndarray, list[str]]:
-    """A string column as integer codes and the distinct strings they stand for, chunk by
-    chunk (joining the chunks first would hold the column twice)."""
-    words: dict[str, int] = {}
-    parts = []
-    for chunk in column.chunks:
-        encoded = pc.dictionary_encode(chunk)
-        to_global = np.array([words.setdefault(w, len(words)) for w in encoded.dictionary.to_pylist()], dtype=np.int64)
-        parts.append(to_global[encoded.indices.to_numpy(zero_copy_only=False)] if len(to_global) else np.empty(0, np.int64))
-    return (np.concatenate(parts) if parts else np.empty(0, np.int64)), list(words)
+    return {(ids["model"][k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
+            for i, k in enumerate(keys.tolist())}
 
 
 def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     s = res.sweep
     cells_file = res.input.cells_file
     sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], cells_file.rel: cells_file.sha256}
-    index = _CallIndex(res.input.tables, {t.id: t.domain for t in s.tasks})
+    index = _CallIndex(res.input.tables, res.input.ids, {t.id: t.domain for t in s.tasks})
     cells: dict[tuple[str, str], list[tuple[str, str, float | None]]] = defaultdict(list)
     for model, domain, task, status, score in res.evidence.cells:
         cells[(model, domain)].append((task, status, score))

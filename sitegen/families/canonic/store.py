@@ -46,6 +46,19 @@ SELECT c.model, c.task, t.domain, t.show, t.origin,
 FROM cells c JOIN tasks t ON t.id = c.task LEFT JOIN j USING (model, task)
 """
 
+# The cells' tables as the queries read them: each code joined to the id it stands for.
+_DECODED = {
+    "cells": """CREATE VIEW cells AS
+        SELECT m.id AS model, t.id AS task, c.gen_status, c.gen_reason, c.line FROM _cells c
+        JOIN _model_ids m ON m.code = c.model JOIN _task_ids t ON t.code = c.task""",
+    "judgments": """CREATE VIEW judgments AS
+        SELECT m.id AS model, t.id AS task, g.id AS judge, j.seq, j.prompt, j.outcome, j.weighted, j.rationale, j.id
+        FROM _judgments j JOIN _model_ids m ON m.code = j.model JOIN _task_ids t ON t.code = j.task
+        JOIN _judge_ids g ON g.code = j.judge""",
+    "anchors": """CREATE VIEW anchors AS
+        SELECT a.judgment, d.id AS dimension, a.anchor FROM _anchors a JOIN _dimension_ids d ON d.code = a.dimension""",
+}
+
 _ROWS_SQL = """
 CREATE VIEW md_rows AS
 SELECT m.id AS model, d.id AS domain,
@@ -75,9 +88,19 @@ def load(db, inp: CanonicInput) -> None:
 
     # The validated cells, judgments, anchors and outputs are queried where they are, as views
     # of their Arrow tables: a copy into DuckDB's own storage doubled their memory (+450 MB at
-    # 100x data) for queries that each scan them once.
+    # 100x data) for queries that each scan them once. The cells' tables hold codes (codes.py):
+    # each is a view of its Arrow table with every code turned back into its id, so every
+    # query reads ids.
+    ids = inp.ids
+    for vocabulary, words in ids.items():
+        store.load_columns(db, f"_{vocabulary}_ids", {"code": list(range(len(words))), "id": words},
+                           {"code": pa.int32(), "id": pa.string()})
     for name, table in inp.tables.items():
-        store.view_arrow(db, name, table)
+        if name not in _DECODED:
+            store.view_arrow(db, name, table)
+            continue
+        store.view_arrow(db, f"_{name}", table)
+        store.execute(db, _DECODED[name])
     store.execute(db, _STATUS_SQL)
     store.execute(db, _ROWS_SQL)
 

@@ -32,6 +32,7 @@ from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, m
 from sitegen.parquet import ParquetReader, RawBatch, parse_batch
 from sitegen.families.canonic import evidence_intake as ev
 from sitegen.families.canonic import prompts
+from sitegen.families.canonic.codes import UNKNOWN, decoded, vocabularies
 from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems, task_set_fingerprint
 from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
 
@@ -52,14 +53,17 @@ _CELLS = TypeAdapter(list[Cell])
 CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call fast
 
 
+# The validated cells as columns. A model, task, judge or dimension is held as its code, its
+# place in the sweep's own list of them (CODED, vocabularies()), not as its id again on every
+# row: at 1000x data there are 5 million judgments and 25 million anchors, and their ids alone
+# would take 1.3 GB. The store decodes them (store.py), so every query sees the ids.
 SCHEMAS = {
-    "cells": {"model": pa.string(), "task": pa.string(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
-    "judgments": {"model": pa.string(), "task": pa.string(), "judge": pa.string(), "seq": pa.int32(),
+    "cells": {"model": pa.int32(), "task": pa.int32(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
+    "judgments": {"model": pa.int32(), "task": pa.int32(), "judge": pa.int32(), "seq": pa.int32(),
                   "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64(), "rationale": pa.string()},
     # An anchor names its judgment by the judgment's row in the judgments table (its "id" once
-    # the chunks are joined), not by model, task, judge and seq again: at 1000x data the
-    # anchors are 25 million rows.
-    "anchors": {"judgment": pa.int64(), "dimension": pa.string(), "anchor": pa.float64()},
+    # the chunks are joined), not by model, task, judge and seq again.
+    "anchors": {"judgment": pa.int64(), "dimension": pa.int32(), "anchor": pa.float64()},
 }
 
 
@@ -93,6 +97,11 @@ class CanonicInput:
     outputs_file: SourceFile | None = None
     log: amendments.Log | None = None  # content/canonic/amendments/ (sitegen.amendments)
     output_texts: ev.OutputTexts | None = None  # the texts of outputs.jsonl, read when shown
+
+    @property
+    def ids(self) -> dict[str, list[str]]:
+        """What the coded columns of `tables` decode to (vocabularies())."""
+        return vocabularies(self.sweep)
 
 
 def weighted_score(rubric, anchors: dict[str, float]) -> float:
@@ -129,14 +138,15 @@ def load_canonic(root: Path, loaded: Loaded, limits: Limits) -> CanonicInput | N
                 parts[t].append(table)
         if sweep is not None:
             tables = _joined(parts)
-            problems.extend(_duplicate_cells(tables["cells"], cells_rel))
+            problems.extend(_duplicate_cells(tables["cells"], cells_rel, vocabularies(sweep)))
 
     probes_src, probes = ev.load_probes(root, loaded, limits, sweep)
     freeze = ev.load_freeze(root, loaded, limits, sweep, probes)
     external_src, external = ev.load_external(root, loaded, limits, sweep)
     # Outputs are checked against the cells only when the cells are sound; otherwise every
     # output of a broken cell line would be reported a second time.
-    outputs_src, outputs = ev.load_outputs(root, loaded, limits, None if problems or tables is None else tables["cells"])
+    sound = None if problems or tables is None else (tables["cells"], vocabularies(sweep))
+    outputs_src, outputs = ev.load_outputs(root, loaded, limits, sound)
     log = amendments.read(root, "canonic", loaded, limits)
     amendments.check(log, problems)
     if problems or sweep is None or tables is None or reader is None or reader.source is None:
@@ -216,10 +226,10 @@ def _check_records(sweep: SweepFile | None, rel: str, records: list, problems: l
     return checker.columns.to_arrow(), problems + checker.problems
 
 
-def _duplicate_cells(cells: pa.Table, rel: str) -> list[Problem]:
+def _duplicate_cells(cells: pa.Table, rel: str, ids: dict[str, list[str]]) -> list[Problem]:
     seen: dict[tuple[str, str], int] = {}
     out = []
-    cols = [cells.column(c).to_pylist() for c in ("model", "task", "line")]
+    cols = [decoded(cells, "model", ids), decoded(cells, "task", ids), cells.column("line").to_pylist()]
     for model, task, line in zip(*cols):
         first = seen.setdefault((model, task), line)
         if first != line:
@@ -321,6 +331,7 @@ class _CellChecker:
 
     def __init__(self, sweep: SweepFile, rel: str):
         self.rel = rel  # the cells file the problems point at
+        self.code = {name: {x: i for i, x in enumerate(ids)} for name, ids in vocabularies(sweep).items()}
         self.models = {m.id for m in sweep.models}
         self.judges = [j.id for j in sweep.judges]
         self.tasks = {t.id: t for t in sweep.tasks}
@@ -344,8 +355,9 @@ class _CellChecker:
         if cell.generation.status == "failed" and cell.judgments:
             out.append(Problem(f, line, "$.judgments", "no judge records for a failed generation (it is never judged)", f"a list of {len(cell.judgments)}"))
         c = self.columns.cells
-        c["model"].append(model)
-        c["task"].append(task_id)
+        model_code, task_code = self.code["model"].get(model, UNKNOWN), self.code["task"].get(task_id, UNKNOWN)
+        c["model"].append(model_code)
+        c["task"].append(task_code)
         c["gen_status"].append(cell.generation.status)
         c["gen_reason"].append(cell.generation.failure_reason)
         c["line"].append(line)
@@ -369,8 +381,8 @@ class _CellChecker:
             scorable = j.outcome == "score" and task is not None and task.domain in self.rubrics
             w = self._weighted(model, j, k, task, line) if scorable else None
             jc = self.columns.judgments
-            for name, value in (("model", model), ("task", task_id), ("judge", sys.intern(j.judge)), ("seq", k),
-                                ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w), ("rationale", j.rationale)):
+            for name, value in (("model", model_code), ("task", task_code), ("judge", self.code["judge"].get(j.judge, UNKNOWN)),
+                                ("seq", k), ("prompt", j.prompt), ("outcome", j.outcome), ("weighted", w), ("rationale", j.rationale)):
                 jc[name].append(value)
         for jid, outcome in standard.items():
             if outcome == "refusal" and jid not in reframed:
@@ -408,6 +420,6 @@ class _CellChecker:
         judgment = len(self.columns.judgments["model"])  # the row the caller appends it at, next
         for d in dims:
             a["judgment"].append(judgment)
-            a["dimension"].append(d)
+            a["dimension"].append(self.code["dimension"][d])
             a["anchor"].append(float(anchors[d]))
         return w
