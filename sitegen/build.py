@@ -32,7 +32,8 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
-from sitegen.families import Outputs, Page, declared, defers, for_site, installed, published, template_dirs
+from sitegen.families import Outputs, Page, declared, defers, published, template_dirs
+from sitegen.site_families import for_site, installed
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
 
 CACHE_DIR = incremental.CACHE_DIR

@@ -143,7 +143,7 @@ def validate(root: Path, no_cache: bool) -> None:
 def schema(root: Path, check: bool) -> None:
     """Write the JSON Schema of every artifact kind into schemas/."""
     from sitegen.contract import schema_documents, stale_schemas
-    from sitegen.families import installed
+    from sitegen.site_families import installed
     from sitegen.families.declared import Declared
 
     # Every installed family's artifacts, and the declarative family's configuration and records.
@@ -261,7 +261,7 @@ def new_amendment(root: Path, title: str, fid: str | None, kind: str) -> None:
     """Write the next entry of a family's amendment log (next id of its kind, today's date)
     into content/<family>/amendments/, with FILL IN where only a person knows the answer."""
     from sitegen.config import load_config
-    from sitegen.families import for_site
+    from sitegen.site_families import for_site
     from sitegen.scaffold_amendment import new_entry, today
 
     try:

@@ -95,7 +95,7 @@ def load_config(root: Path | str = ".") -> SiteConfig:
         cfg = SiteConfig.model_validate({**table, "root": root}, strict=False)
     except ValidationError as exc:
         raise InputError(problems_from(exc, lambda loc: (CONFIG_FILE, None, ("tool", "sitegen", *loc)))) from None
-    from sitegen.families import for_site, installed  # late: discovering them imports the declarations
+    from sitegen.site_families import for_site, installed  # late: discovering them imports the declarations
 
     problems = _family_problems(cfg.families, sorted(installed()), sorted(for_site(root, cfg.families)))
     if problems:

@@ -79,6 +79,25 @@ def rows(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) ->
     return db.execute(sql, list(params)).fetchall()
 
 
+SHARED_BATCH = 65_536  # rows fetched at a time by rows_shared
+
+
+def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    """rows(), for a result of up to millions of rows that repeat a few thousand strings (ids,
+    statuses): each distinct string is one object, shared by every row that holds it. DuckDB
+    makes a new string object per value (at 1000x data, a query's ids alone were gigabytes of
+    repeats), so the rows are fetched a batch at a time and their strings replaced as they come."""
+    if not _ORDER_BY.search(sql):
+        raise ValueError("a query whose rows leave the store must have an ORDER BY:\n" + sql)
+    cursor = db.execute(sql, list(params))
+    seen: dict[str, str] = {}
+    share = seen.setdefault
+    out: list[tuple] = []
+    while batch := cursor.fetchmany(SHARED_BATCH):
+        out.extend(tuple(share(v, v) if type(v) is str else v for v in row) for row in batch)
+    return out
+
+
 def has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
     """A table or view of that name exists (registered Arrow views included)."""
     (found,), = db.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()

@@ -31,7 +31,8 @@ from pathlib import Path
 from sitegen import collector, numbers, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
-from sitegen.families import declared, for_site, installed, published
+from sitegen.families import declared, published
+from sitegen.site_families import for_site, installed
 from sitegen.load import Loaded, sha256_bytes
 
 RAW_DIR = "raw"

@@ -557,7 +557,7 @@ def run(spec: Spec) -> Outcome:
     loads cleanly comes back LOADED, for run_batch."""
     from sitegen import collector
     from sitegen.errors import InputError
-    from sitegen.families import for_site
+    from sitegen.site_families import for_site
     from sitegen.load import Loaded
 
     start = time.process_time()

@@ -29,7 +29,7 @@ import pytest
 
 from sitegen.config import load_config
 from sitegen.errors import Problem
-from sitegen.families import FAMILIES
+from sitegen.site_families import FAMILIES
 from sitegen.load import Loaded
 
 from conftest import edit_line, read_jsonl

@@ -23,7 +23,7 @@ import pytest
 from sitegen.build import build, validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
-from sitegen.families import FAMILIES
+from sitegen.site_families import FAMILIES
 
 from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, Ref,
                       compute_family, enable_only, freeze_record, only, read_cells, read_json, read_sweep, ref_ladders, ref_probes,

@@ -21,7 +21,7 @@ from sitegen.load import INPUT_FOLDERS
 from sitegen.build import build
 from sitegen.errors import BuildError, InputError
 from sitegen.config import load_config
-from sitegen.families import FAMILIES
+from sitegen.site_families import FAMILIES
 
 from conftest import (COMMAND_SECONDS, STARTUP_SECONDS, copy_site, find_cell_line, hash_tree, override_template, rewrite_cell_line,
                       two_standard_scores)

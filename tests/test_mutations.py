@@ -63,7 +63,7 @@ from conftest import REPO_ROOT, copy_site, enable_only
 from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
-from sitegen.families import for_site
+from sitegen.site_families import for_site
 from sitegen.load import Loaded, json_path
 
 WORKERS = 2

@@ -27,7 +27,7 @@ from sitegen.aggregate import find_aggregate_keys, is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import validate_many, validate_one
 from sitegen.errors import BuildError, Problem, short_repr
-from sitegen.families import installed
+from sitegen.families.builtin import canonic as DECLARATION
 from sitegen.fingerprint import record_fingerprint, text_fingerprint
 from sitegen.incremental import covers
 from sitegen.load import JsonlReader, JsonRecord, Loaded, RawChunk, SourceFile, json_path, map_chunks, open_input, parse_chunk, read_bytes, read_json
@@ -120,7 +120,7 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
     for k, sh in enumerate(sweep.shows):
         i, item = items.get(sh.id, (None, None))
         path = item.path if item is not None and item.path else f"content/canonic/bibles/{sh.id}.md"
-        if item is not None and item.path and not covers(installed()["canonic"].inputs, path):  # else it would escape the cache's key
+        if item is not None and item.path and not covers(DECLARATION.inputs, path):  # else it would escape the cache's key
             loaded.problems.append(Problem(FREEZE_FILE, None, f"$.items[{i}].path", "the path of a Show Bible under content/canonic/bibles/", short_repr(path)))
             wanted.append(Wanted("show-bible", sh.id, path, None))
             continue

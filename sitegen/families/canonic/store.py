@@ -9,6 +9,12 @@ Tables (one row each):
 Views:
   cell_status  one row per cell: its status ('counted' or the exclusion reason) and task score
   md_rows      one row per (model, domain) of the full grid: attempted, counted, total
+
+cells, judgments and anchors are views that decode the validated tables' codes (codes.py):
+_cells, _judgments and _anchors hold them, and _model_ids, _task_ids, _judge_ids and
+_dimension_ids map each code to its id. cell_status decodes _cell_status, a table of codes
+worked out once. The queries over every judgment or anchor join the codes themselves and
+decode only what they return.
 """
 
 from __future__ import annotations
@@ -23,17 +29,21 @@ from sitegen.families.canonic.validate import CanonicInput
 # The exclusion reasons, in the order the counting rule tests them. The first that applies wins.
 REASONS = ("generation failure", "reframe", "refusal", "single judge", "error")
 
+# Each cell's status, worked out once from the coded tables and kept as a table of codes
+# (model, task, status, task score): every analysis reads it, and a view that grouped every
+# judgment again for each query held hundreds of MB of string-keyed hash tables at 100x data.
+# Joins on codes (int32) stay small; cell_status decodes them for the queries that want ids.
 _STATUS_SQL = """
-CREATE VIEW cell_status AS
+CREATE TABLE _cell_status AS
 WITH j AS (
   SELECT model, task,
     count(*) FILTER (WHERE prompt = 'standard' AND outcome = 'score')   AS std_scores,
     count(*) FILTER (WHERE prompt = 'standard' AND outcome = 'refusal') AS std_refusals,
     count(*) FILTER (WHERE prompt = 'reframe'  AND outcome = 'score')   AS reframe_scores,
     avg(weighted) FILTER (WHERE prompt = 'standard' AND outcome = 'score') AS mean_std
-  FROM judgments GROUP BY model, task
+  FROM _judgments GROUP BY model, task
 )
-SELECT c.model, c.task, t.domain, t.show, t.origin,
+SELECT c.model, c.task,
   CASE
     WHEN c.gen_status = 'failed'   THEN 'generation failure'
     WHEN j.std_scores = 2          THEN 'counted'
@@ -43,7 +53,19 @@ SELECT c.model, c.task, t.domain, t.show, t.origin,
     ELSE 'error'
   END AS status,
   CASE WHEN c.gen_status = 'ok' AND j.std_scores = 2 THEN j.mean_std END AS task_score
-FROM cells c JOIN tasks t ON t.id = c.task LEFT JOIN j USING (model, task)
+FROM _cells c LEFT JOIN j USING (model, task)
+"""
+
+# A task's place in the sweep (its code) beside what the queries ask of it.
+_TASK_CODES_SQL = """
+CREATE VIEW _task_info AS
+SELECT c.code, t.id, t.domain, t.show, t.origin FROM _task_ids c JOIN tasks t ON t.id = c.id
+"""
+
+_STATUS_VIEW_SQL = """
+CREATE VIEW cell_status AS
+SELECT m.id AS model, t.id AS task, t.domain, t.show, t.origin, s.status, s.task_score
+FROM _cell_status s JOIN _model_ids m ON m.code = s.model JOIN _task_info t ON t.code = s.task
 """
 
 # The cells' tables as the queries read them: each code joined to the id it stands for.
@@ -102,6 +124,8 @@ def load(db, inp: CanonicInput) -> None:
         store.view_arrow(db, f"_{name}", table)
         store.execute(db, _DECODED[name])
     store.execute(db, _STATUS_SQL)
+    store.execute(db, _TASK_CODES_SQL)
+    store.execute(db, _STATUS_VIEW_SQL)
     store.execute(db, _ROWS_SQL)
 
 
@@ -115,7 +139,7 @@ def grid(db) -> list[tuple]:
 
 def counted_scores(db) -> list[tuple]:
     """(model, domain, task, task_score) of every counted cell, ordered for the bootstrap."""
-    return store.rows(db, """
+    return store.rows_shared(db, """
         SELECT model, domain, task, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY model, domain, task""")
 
@@ -161,7 +185,7 @@ def exclusions_by_row(db) -> list[tuple]:
 def cell_statuses(db) -> list[tuple]:
     """(model, domain, task, status, task score or None) of every cell, in roster, domain and
     task order: what a board row's drill-down lists."""
-    return store.rows(db, """
+    return store.rows_shared(db, """
         SELECT s.model, s.domain, s.task, s.status, s.task_score FROM cell_status s
         JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
         ORDER BY m.ord, d.ord, s.task""")
@@ -169,28 +193,30 @@ def cell_statuses(db) -> list[tuple]:
 
 def counted_with_origin(db) -> list[tuple]:
     """(model, domain, origin, task, task_score) of every counted cell."""
-    return store.rows(db, """
+    return store.rows_shared(db, """
         SELECT model, domain, origin, task, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY model, domain, origin, task""")
 
 
 def judge_pairs(db) -> list[tuple]:
     """(domain, task, model, judge, weighted) of both standard scores of every counted cell."""
-    return store.rows(db, """
-        SELECT s.domain, s.task, s.model, j.judge, j.weighted
-        FROM cell_status s JOIN judgments j ON j.model = s.model AND j.task = s.task
+    return store.rows_shared(db, """
+        SELECT t.domain, t.id, m.id, g.id, j.weighted
+        FROM _cell_status s JOIN _judgments j ON j.model = s.model AND j.task = s.task
+        JOIN _task_info t ON t.code = s.task JOIN _model_ids m ON m.code = s.model JOIN _judge_ids g ON g.code = j.judge
         WHERE s.status = 'counted' AND j.prompt = 'standard' AND j.outcome = 'score'
-        ORDER BY s.domain, s.task, s.model, j.judge""")
+        ORDER BY t.domain, t.id, m.id, g.id""")
 
 
 def reframed(db) -> list[tuple]:
     """(domain, task, model, judge, reframed weighted score) of every cell excluded as reframe."""
     return store.rows(db, """
-        SELECT s.domain, s.task, s.model, j.judge, j.weighted
-        FROM cell_status s JOIN judgments j ON j.model = s.model AND j.task = s.task
-        JOIN domains d ON d.id = s.domain JOIN models m ON m.id = s.model
+        SELECT t.domain, t.id, m.id, g.id, j.weighted
+        FROM _cell_status s JOIN _judgments j ON j.model = s.model AND j.task = s.task
+        JOIN _task_info t ON t.code = s.task JOIN domains d ON d.id = t.domain
+        JOIN _model_ids mi ON mi.code = s.model JOIN models m ON m.id = mi.id JOIN _judge_ids g ON g.code = j.judge
         WHERE s.status = 'reframe' AND j.prompt = 'reframe' AND j.outcome = 'score'
-        ORDER BY d.ord, s.task, m.ord, j.judge""")
+        ORDER BY d.ord, t.id, m.ord, g.id""")
 
 
 def sitcom_by_show(db) -> list[tuple]:
@@ -210,34 +236,51 @@ def sitcom_by_show(db) -> list[tuple]:
 
 
 def show_dimension_means(db) -> list[tuple]:
-    """(show, dimension, mean anchor) over both judges' standard scores of counted cells."""
+    """(show, dimension, mean anchor) over both judges' standard scores of counted cells.
+    The largest join of the build (every anchor), so it joins codes and decodes only the result."""
     return store.rows(db, """
-        SELECT s.show, a.dimension, avg(a.anchor), count(*) FROM cell_status s
-        JOIN judgments j ON j.model = s.model AND j.task = s.task
-        JOIN anchors a ON a.judgment = j.id
-        WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
-        GROUP BY s.show, a.dimension ORDER BY s.show, a.dimension""")
+        WITH sums AS (
+          SELECT s.task, a.dimension, sum(a.anchor) AS total, count(*) AS n FROM _cell_status s
+          JOIN _judgments j ON j.model = s.model AND j.task = s.task
+          JOIN _anchors a ON a.judgment = j.id
+          WHERE s.status = 'counted' AND j.prompt = 'standard'
+          GROUP BY s.task, a.dimension
+        )
+        SELECT t.show, d.id, sum(x.total) / sum(x.n), sum(x.n)::BIGINT FROM sums x
+        JOIN _task_info t ON t.code = x.task JOIN _dimension_ids d ON d.code = x.dimension
+        WHERE t.show IS NOT NULL
+        GROUP BY t.show, d.id ORDER BY t.show, d.id""")
 
 
 def model_format_dimension_means(db, formats: dict[str, str]) -> list[tuple]:
     """(model, show format, dimension, mean anchor, judgments) over both judges' standard
     scores of the counted cells of tasks with a show (FORMATS: show -> its format), in roster
     order, then in the order the query meets them. The mean is math.fsum's (see sitcom_by_show): it is published."""
-    anchors: dict[tuple[str, str, str], list[float]] = {}
-    for model, show, dimension, anchor in store.rows(db, """
-            SELECT s.model, s.show, a.dimension, a.anchor FROM cell_status s
-            JOIN models m ON m.id = s.model
-            JOIN judgments j ON j.model = s.model AND j.task = s.task
-            JOIN anchors a ON a.judgment = j.id
-            WHERE s.status = 'counted' AND s.show IS NOT NULL AND j.prompt = 'standard'
-            ORDER BY m.ord, s.show, a.dimension, s.task, j.judge"""):
-        anchors.setdefault((model, formats[show], dimension), []).append(anchor)
-    return [(model, fmt, dim, math.fsum(v) / len(v), len(v)) for (model, fmt, dim), v in anchors.items()]
+    # Every anchor is a quarter step (validated), so each partial sum is exact and the sums
+    # per show add up to the very fsum of the anchors one by one; the order of the result is
+    # the order in which the anchors, by roster, show, dimension and task, first meet each key.
+    sums: dict[tuple[str, str, str], list] = {}
+    for model, show, dimension, total, n in store.rows(db, """
+            WITH sums AS (
+              SELECT s.model, s.task, a.dimension, sum(a.anchor) AS total, count(*) AS n FROM _cell_status s
+              JOIN _judgments j ON j.model = s.model AND j.task = s.task
+              JOIN _anchors a ON a.judgment = j.id
+              WHERE s.status = 'counted' AND j.prompt = 'standard'
+              GROUP BY s.model, s.task, a.dimension
+            )
+            SELECT m.id, t.show, d.id, sum(x.total), sum(x.n)::BIGINT FROM sums x
+            JOIN _model_ids mi ON mi.code = x.model JOIN models m ON m.id = mi.id JOIN _task_info t ON t.code = x.task JOIN _dimension_ids d ON d.code = x.dimension
+            WHERE t.show IS NOT NULL
+            GROUP BY m.id, m.ord, t.show, d.id ORDER BY m.ord, t.show, d.id"""):
+        totals = sums.setdefault((model, formats[show], dimension), [])
+        totals.append((total, n))
+    return [(model, fmt, dim, math.fsum(t for t, _ in v) / sum(n for _, n in v), sum(n for _, n in v))
+            for (model, fmt, dim), v in sums.items()]
 
 
 def ladder_candidates(db) -> list[tuple]:
     """(domain, task, model, task_score) of every counted cell, by task then score."""
-    return store.rows(db, """
+    return store.rows_shared(db, """
         SELECT domain, task, model, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY domain, task, task_score, model""")
 
