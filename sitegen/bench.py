@@ -6,8 +6,10 @@ Each scale measurement is `sitegen build` cold in a fresh process (empty cache, 
 so start-up, imports and figure rendering are all counted. It reports the median of N runs,
 the CPU seconds of the build and of every process it started (the figure workers run under a
 forkserver the build does not wait for: the benchmark adopts and reaps them), pages per second,
-the peak resident memory of the build process and its workers, and the seconds the build spent
-writing files beside a plain loop writing the same files (the write floor).
+the peak memory of the build and of all its processes together (on Linux, the sum of their
+proportional set sizes, sampled as it runs: the bootstrap, intake and figure workers run beside
+the build, so no one process's peak is the build's), and the seconds the build spent writing
+files beside a plain loop writing the same files (the write floor).
 Scale 1 is the committed demo site; scale k regenerates the synthetic Canonic artifact with
 13 x k models (2,470 x k cells, with their outputs) in a temporary site, its cells written as
 JSONL and as Parquet (--formats); the other families keep their demo data.
@@ -33,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -113,25 +116,95 @@ def _cpu_children() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _timed(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+class _TreeMemory(threading.Thread):
+    """The peak, while it runs, of the summed proportional set size (PSS) of this process's
+    descendants: the memory the build and every worker it started hold together, each shared
+    page counted once (forked workers share their parent's pages). Read from /proc every
+    SAMPLE seconds; `peak_kib` stays None where /proc has no smaps_rollup (not Linux)."""
+
+    SAMPLE = 0.2
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.peak_kib: int | None = None
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        me = os.getpid()
+        while not self._done.wait(self.SAMPLE):
+            total = _tree_pss_kib(me)
+            if total is not None:
+                self.peak_kib = max(self.peak_kib or 0, total)
+
+    def stop(self) -> int | None:
+        self._done.set()
+        self.join()
+        return self.peak_kib
+
+
+def _tree_pss_kib(root: int) -> int | None:
+    """The summed PSS, in KiB, of ROOT's descendants (ROOT itself left out); None without /proc."""
+    parent: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:  # gone meanwhile
+            continue
+        parent[int(name)] = int(stat[stat.rindex(b")") + 2:].split()[1])  # after "(comm) state": the ppid
+    below: set[int] = set()
+    frontier = [root]
+    while frontier:
+        p = frontier.pop()
+        for child in (c for c, pp in parent.items() if pp == p):
+            below.add(child)
+            frontier.append(child)
+    total, read = 0, False
+    for pid in below:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        read = True
+                        break
+        except OSError:
+            continue
+    return total if read or not below else None
+
+
+def _timed(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, float, int | None]:
     """Run cmd in a fresh process: (the run, its wall seconds, the CPU seconds of it and of all
-    its descendants, figure workers included)."""
+    its descendants, figure workers included, and their peak memory together in KiB, or None
+    where it cannot be read)."""
     _reap(0)
+    memory = _TreeMemory()
     cpu0, t0 = _cpu_children(), time.perf_counter()
+    memory.start()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
+    peak = memory.stop()
     _reap()
-    return done, wall, _cpu_children() - cpu0
+    return done, wall, _cpu_children() - cpu0, peak
 
 
 def _run_build(root: Path, out: Path) -> dict:
     """One build in a fresh process, as the cache and output directory are. "process" is the
     whole process's wall time (interpreter start-up included), "wall" the time from its start,
     "cpu" the CPU seconds of the process and every process it started."""
-    done, wall, cpu = _timed([sys.executable, "-c", _CHILD, str(root), str(out)])
+    done, wall, cpu, tree_kib = _timed([sys.executable, "-c", _CHILD, str(root), str(out)])
     if done.returncode != 0:
         raise BuildFailed(done.stderr)
-    return {**json.loads(done.stdout.strip().splitlines()[-1]), "process": wall, "cpu": cpu}
+    result = {**json.loads(done.stdout.strip().splitlines()[-1]), "process": wall, "cpu": cpu}
+    if tree_kib is not None:  # all processes together; else the largest single one's peak
+        result["rss_kib"] = max(result["rss_kib"], tree_kib)
+    return result
 
 
 def _one_build(root: Path, out: Path) -> dict:
@@ -345,15 +418,17 @@ def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
 
 
 def _print_scales(rows: list[dict]) -> None:
-    print("\n| data | cells as | cells | runs | cold build, median (min-max) | CPU | pages | pages/s | peak RSS | output | writing | write floor |")
+    print("\n| data | cells as | cells | runs | cold build, median (min-max) | CPU | pages | pages/s | peak memory | output | writing | write floor |")
     print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         lo, hi = r["spread"]
         floor = "-" if r["floor"] is None else f"{r['floor']:.2f} s"
         print(f"| {r['scale']} | {r['format']} | {r['cells']:,} | {r['runs']} | {r['wall']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['cpu']:.1f} s | "
               f"{r['pages']} | {r['pps']:.1f} | {r['rss_mib']:,.0f} MiB | {r['out_mib']:,.1f} MiB | {r['stages'].get(WRITING, 0.0):.2f} s | {floor} |")
-    print("CPU: the build process and every process it started (figure workers included). writing: the seconds the "
-          "build spent writing files, in whichever stage; write floor: a plain loop writing the same files.")
+    print("CPU: the build process and every process it started (figure workers included). peak memory: of all those "
+          "processes together (their summed proportional set sizes, sampled every 0.2 s; where that cannot be read, the "
+          "largest one process's peak). writing: the seconds the build spent writing files, in whichever stage; write "
+          "floor: a plain loop writing the same files.")
 
 
 def _print_stages(rows: list[dict], first: str) -> None:
@@ -424,7 +499,7 @@ def _versus_hugo(hugo: str, repo: Path, tmp: Path, runs: int) -> dict:
     for _ in range(runs):
         ours.append(_one_build(root, out))
         shutil.rmtree(work, ignore_errors=True)
-        done, wall, cpu = _timed(bench_hugo.command(hugo, site, work))
+        done, wall, cpu, _ = _timed(bench_hugo.command(hugo, site, work))
         if done.returncode != 0:
             raise SystemExit(f"hugo failed:\n{done.stdout}\n{done.stderr}")
         theirs.append({"process": wall, "cpu": cpu})

@@ -193,13 +193,20 @@ def split_rows(keys: list[tuple[str, str]], jobs: list[tuple], intervals: list[t
 
 
 def _calibration(pairs: list[tuple], judges: list[str], domains: list[str]) -> list[Calibration]:
-    """Per domain, from cstore.judge_pairs rows."""
-    cells: dict[str, dict[tuple[str, str], dict[str, float]]] = defaultdict(dict)
-    for domain, task, model, judge, weighted in pairs:
-        cells[domain].setdefault((model, task), {})[judge] = weighted
+    """Per domain, from cstore.judge_pairs rows (ordered by domain, task, model, judge: a
+    cell's rows are consecutive, so one cell is held at a time, not a dict per cell)."""
+    both: dict[str, list[tuple[float, float]]] = defaultdict(list)  # domain -> (first judge, second judge) per cell
+    cell: dict[str, float] = {}
+    for i, (domain, task, model, judge, weighted) in enumerate(pairs):
+        cell[judge] = weighted
+        nxt = pairs[i + 1] if i + 1 < len(pairs) else None
+        if nxt is None or nxt[:3] != (domain, task, model):  # the cell's last row
+            if len(cell) == 2:
+                both[domain].append((cell[judges[0]], cell[judges[1]]))
+            cell = {}
     out = []
     for d in domains:
-        pairs = [(c[judges[0]], c[judges[1]]) for c in cells.get(d, {}).values() if len(c) == 2]
+        pairs = both.get(d, [])
         if not pairs:
             continue
         arr = np.array(pairs)
@@ -274,15 +281,17 @@ def _ladders(db, pairs: list[tuple], judges: list[str], published, output_texts)
     for domain, task, model, score in cstore.ladder_candidates(db):
         if (model, domain) in published:
             per_task[(domain, task)].append((model, score))
-    judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-    for _domain, task, model, judge, weighted in pairs:  # cstore.judge_pairs rows
-        judge_scores[(model, task)][judge] = weighted
     chosen = {}
     for key, cands in per_task.items():
         if len(cands) >= 3:
             ordered = sorted(cands, key=lambda c: (c[1], c[0]))
             chosen[key] = (len(cands), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
     keys = sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs})
+    wanted = set(keys)  # the judges' scores of the chosen outputs only (at scale, millions of cells)
+    judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for _domain, task, model, judge, weighted in pairs:  # cstore.judge_pairs rows
+        if (model, task) in wanted:
+            judge_scores[(model, task)][judge] = weighted
     texts = output_texts.read(cstore.output_spans(db, keys)) if output_texts is not None else {}
     records = cstore.standard_scores(db, keys)
     ladders = []
