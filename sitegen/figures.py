@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
+from sitegen.errors import BuildError
 from sitegen.families import Figure
 from sitegen.incremental import ENTRY_SUFFIX, read_entry, write_entry
 from sitegen.parallel import workers
@@ -100,7 +101,12 @@ def _draw(fig: Figure) -> tuple[str, bytes]:
     spec = fig.draw(fig.data)
     if fig.synthetic_note is not None:
         spec = with_note(spec, fig.synthetic_note)
-    svg = _numbered_from_zero(vlc.vegalite_to_svg(spec))
+    try:
+        svg = vlc.vegalite_to_svg(spec)
+    except ValueError as exc:  # vl-convert's own refusal (a spec Vega cannot draw): say which figure
+        said = " ".join(str(exc).split())
+        raise BuildError(f"figure {fig.name}: Vega-Lite could not draw it: {said[:300]}") from None
+    svg = _numbered_from_zero(svg)
     return svg, (json.dumps(spec, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 

@@ -205,3 +205,52 @@ def test_a_figure_drawn_after_others_in_the_same_worker_has_the_same_bytes():
     first, second = render(fig), render(fig)
     assert 'id="gradient_0"' in first.svg and "url(#gradient_0)" in first.svg
     assert second.svg == first.svg and second.png == first.png
+
+
+def test_a_board_of_thousands_of_rows_is_drawn():
+    """At 1000x data a board holds 13,000 rows. An axis ordered by a sort array became one
+    nested conditional per row in the compiled Vega, whose parser ran out of stack past a few
+    thousand rows and failed the build at its figures; the order is the scale's domain."""
+    from sitegen import figures
+    from sitegen.families import Figure
+    from sitegen.families.declared.figure import draw_board
+
+    rows = [{"model": f"m-{i:05d}", "name": f"Model {i}", "score": 50 + (i % 97) / 10, "low": 40.0, "high": 60.0,
+             "rank_best": 1 + i // 50, "rank_worst": 1 + i // 50 + 3} for i in range(5000)]
+    svg, spec = figures._draw(Figure("t/board", rows, draw_board, "", {}, "test"))
+    assert svg.count("<path") >= 5000 and b'"sort"' not in spec
+
+
+def test_no_published_figure_orders_an_axis_by_a_sort_array(built_site):
+    """The same rule for every figure the demo publishes: an axis's order, which grows with the
+    rows, is a scale's domain. (A legend may sort its few fixed values, such as the reasons.)"""
+    import json
+
+    def sorts(node):
+        if isinstance(node, dict):
+            for channel in ("x", "y"):
+                enc = (node.get("encoding") or {}).get(channel)
+                if isinstance(enc, dict) and isinstance(enc.get("sort"), list):
+                    yield enc["sort"]
+            for v in node.values():
+                yield from sorts(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from sorts(v)
+
+    specs = sorted(built_site.out.rglob("*.vl.json"))
+    assert specs
+    assert [p.name for p in specs if list(sorts(json.loads(p.read_text(encoding="utf-8"))))] == []
+
+
+def test_a_figure_vega_cannot_draw_is_one_error_naming_it():
+    from sitegen import figures
+    from sitegen.errors import BuildError
+    from sitegen.families import Figure
+
+    def broken(data):
+        return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": data}, "mark": "point",
+                "transform": [{"calculate": "datum.x +", "as": "y"}], "encoding": {"x": {"field": "y", "type": "quantitative"}}}
+
+    with pytest.raises(BuildError, match=r"^figure t/broken: Vega-Lite could not draw it: "):
+        figures._draw(Figure("t/broken", [{"x": 1}], broken, "", {}, "test"))

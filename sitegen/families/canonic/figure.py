@@ -47,7 +47,7 @@ def draw_exclusions(data: list[dict]) -> dict:
     # A white gap between stacked segments keeps neighbouring reasons apart (dark mode redraws it
     # in the page's background).
     chart = alt.Chart(alt.NamedData(name="rows")).mark_bar(stroke="white", strokeWidth=1).encode(
-        y=alt.Y("group_id:N", sort=groups, title=None, scale=alt.Scale(domain=groups),
+        y=alt.Y("group_id:N", title=None, scale=alt.Scale(domain=groups),  # the order: never a sort array (interval_chart.py)
                 axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(labels))),
         x=alt.X("cells:Q", title="excluded cells", axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("reason:N", sort=reasons, title="reason",
@@ -70,7 +70,7 @@ def draw_probes(data: list[dict]) -> dict:
 
     labels = {d["probe_id"]: d["probe"] for d in data}
     verdicts = list(dict.fromkeys(d["verdict"] for d in sorted(data, key=lambda d: not d["caught"])))
-    y = alt.Y("probe_id:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(labels)))
+    y = alt.Y("probe_id:N", scale=alt.Scale(domain=list(labels)), title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(labels)))
     base = alt.Chart(alt.NamedData(name="rows"))
     limit = base.mark_tick(thickness=2, size=16, color="#6b6b6b").encode(y=y, x=alt.X("max_score:Q", title="score (0-100); tick = maximum",
                                                                                       scale=alt.Scale(domain=[0, 100])))
@@ -97,9 +97,9 @@ def draw_transfer(data: list[dict]) -> dict:
     models = {d["model_id"]: d["model"] for d in data}
     shows = {d["show_id"]: d["show"] for d in data}
     base = alt.Chart(alt.NamedData(name="rows")).encode(
-        x=alt.X("show_id:N", sort=list(shows), title=None,
+        x=alt.X("show_id:N", scale=alt.Scale(domain=list(shows)), title=None,
                 axis=alt.Axis(labelAngle=0, labelLimit=120, orient="top", labelExpr=label_expr(shows))),
-        y=alt.Y("model_id:N", sort=list(models), title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(models))),
+        y=alt.Y("model_id:N", scale=alt.Scale(domain=list(models)), title=None, axis=alt.Axis(labelLimit=NO_LABEL_LIMIT, labelExpr=label_expr(models))),
     )
     rect = base.mark_rect().encode(color=alt.Color("score:Q", scale=alt.Scale(scheme="blues", domain=[0, 100]), title="score"))
     layers = rect

@@ -44,7 +44,7 @@ def draw_reference(data: list[dict]) -> dict:
         return quantitative(field, domain, **more)
 
     y = {"axis": {"domain": False, "labelExpr": label_expr(labels), "labelFontSize": FONT_SIZE, "labelLimit": 0, "ticks": False},
-         "field": "row", "scale": {"domain": list(order)}, "sort": list(order), "title": None, "type": "nominal"}
+         "field": "row", "scale": {"domain": list(order)}, "title": None, "type": "nominal"}
 
     def kind(name: str) -> list:
         return [{"filter": f"datum.kind == '{name}'"}]

@@ -19,7 +19,7 @@ def draw_generation_noise(data: list[dict]) -> dict:
     # Rows keyed by item id, labelled with the item's novel.
     items = {d["item_id"]: d["item"] for d in data}
     base = alt.Chart(alt.NamedData(name="rows")).encode(
-        y=alt.Y("item_id:N", sort=list(items), title=None, axis=alt.Axis(labelLimit=0, labelExpr=label_expr(items))),
+        y=alt.Y("item_id:N", scale=alt.Scale(domain=list(items)), title=None, axis=alt.Axis(labelLimit=0, labelExpr=label_expr(items))),
     )
     line = base.mark_line(color=LINE).encode(x=alt.X("craft:Q", title="craft (0-100)", scale=alt.Scale(zero=False)), detail="item_id:N")
     # Opaque: Vega-Lite's default 0.7 would blend the colour into the background and lose its contrast.
