@@ -262,16 +262,16 @@ def model_format_dimension_means(db, formats: dict[str, str]) -> list[tuple]:
     sums: dict[tuple[str, str, str], list] = {}
     for model, show, dimension, total, n in store.rows(db, """
             WITH sums AS (
-              SELECT s.model, s.task, a.dimension, sum(a.anchor) AS total, count(*) AS n FROM _cell_status s
+              SELECT s.model, t.show, a.dimension, sum(a.anchor) AS total, count(*) AS n FROM _cell_status s
+              JOIN _task_info t ON t.code = s.task
               JOIN _judgments j ON j.model = s.model AND j.task = s.task
               JOIN _anchors a ON a.judgment = j.id
-              WHERE s.status = 'counted' AND j.prompt = 'standard'
-              GROUP BY s.model, s.task, a.dimension
+              WHERE s.status = 'counted' AND t.show IS NOT NULL AND j.prompt = 'standard'
+              GROUP BY s.model, t.show, a.dimension
             )
-            SELECT m.id, t.show, d.id, sum(x.total), sum(x.n)::BIGINT FROM sums x
-            JOIN _model_ids mi ON mi.code = x.model JOIN models m ON m.id = mi.id JOIN _task_info t ON t.code = x.task JOIN _dimension_ids d ON d.code = x.dimension
-            WHERE t.show IS NOT NULL
-            GROUP BY m.id, m.ord, t.show, d.id ORDER BY m.ord, t.show, d.id"""):
+            SELECT m.id, x.show, d.id, x.total, x.n FROM sums x
+            JOIN _model_ids mi ON mi.code = x.model JOIN models m ON m.id = mi.id JOIN _dimension_ids d ON d.code = x.dimension
+            ORDER BY m.ord, x.show, d.id"""):
         totals = sums.setdefault((model, formats[show], dimension), [])
         totals.append((total, n))
     return [(model, fmt, dim, math.fsum(t for t, _ in v) / sum(n for _, n in v), sum(n for _, n in v))
