@@ -26,7 +26,6 @@ from markupsafe import Markup
 
 from sitegen.atom import Category, FeedHead, atom_feed
 from sitegen.config import SiteConfig
-from sitegen.errors import BuildError
 from sitegen.families import Outputs, Page
 from sitegen.numbers import display
 from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer
@@ -38,6 +37,7 @@ SITEMAP_FILE = "sitemap.xml"
 ROBOTS_FILE = "robots.txt"
 _DESCRIBE_OTHERS = frozenset({"manifest.json", SUMS_FILE, SITEMAP_FILE, ROBOTS_FILE})
 SITEMAP_MAX_URLS = 50_000  # the sitemaps.org limit for one file
+SITEMAP_PART = re.compile(r"sitemap-[1-9][0-9]*\.xml")  # the parts of a sitemap too long for one file
 
 
 # --------------------------------------------------------------------------- URLs and the head
@@ -78,14 +78,23 @@ def site_feed(config: SiteConfig, outputs: dict[str, Outputs]) -> bytes | None:
     return atom_feed(head, entries, FEED_FILE, base)
 
 
-def sitemap(base: str, pages: list[str]) -> bytes:
+def sitemaps(base: str, pages: list[str]) -> dict[str, bytes]:
     """sitemaps.org protocol: every page's URL, sorted; no <lastmod> (a build has no date of
-    its own that is not the clock)."""
-    if len(pages) > SITEMAP_MAX_URLS:
-        raise BuildError(f"{len(pages)} pages exceed the {SITEMAP_MAX_URLS:,} URLs one sitemap may list")
+    its own that is not the clock). One file, sitemap.xml, while the URLs fit the protocol's
+    limit for one; past it, the sorted URLs go into sitemap-1.xml, sitemap-2.xml... of at most
+    SITEMAP_MAX_URLS each, and sitemap.xml is the index of those parts (what robots.txt names
+    either way). Output path -> bytes."""
     urls = sorted(base + page_url(p) for p in pages)
-    lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
-             *(f"  <url><loc>{escape(u)}</loc></url>" for u in urls), "</urlset>", ""]
+    if len(urls) <= SITEMAP_MAX_URLS:
+        return {SITEMAP_FILE: _sitemap_file("urlset", "url", urls)}
+    parts = {f"sitemap-{n}.xml": urls[i:i + SITEMAP_MAX_URLS] for n, i in enumerate(range(0, len(urls), SITEMAP_MAX_URLS), start=1)}
+    return {SITEMAP_FILE: _sitemap_file("sitemapindex", "sitemap", [base + name for name in parts]),
+            **{name: _sitemap_file("urlset", "url", part) for name, part in parts.items()}}
+
+
+def _sitemap_file(root: str, item: str, urls: list[str]) -> bytes:
+    lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", f"<{root} xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
+             *(f"  <{item}><loc>{escape(u)}</loc></{item}>" for u in urls), f"</{root}>", ""]
     return "\n".join(lines).encode("utf-8")
 
 
@@ -157,7 +166,7 @@ def human_size(n: int) -> str:
 
 
 def is_download(rel: str) -> bool:
-    return not (rel.endswith(".html") or rel.startswith("assets/") or rel in _DESCRIBE_OTHERS)
+    return not (rel.endswith(".html") or rel.startswith("assets/") or rel in _DESCRIBE_OTHERS or SITEMAP_PART.fullmatch(rel))
 
 
 def _figure_title(fig) -> str:
@@ -260,7 +269,8 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
         writer.write(FEED_FILE, feed)
     base = config.absolute_base_url
     if base:
-        writer.write(SITEMAP_FILE, sitemap(base, sorted({*pages, DOWNLOADS_PAGE})))
+        for rel, data in sitemaps(base, sorted({*pages, DOWNLOADS_PAGE})).items():
+            writer.write(rel, data)
         writer.write(ROBOTS_FILE, robots(base))
     by_id = {sec.id: sec for sec in downloads(outputs, writer.files, writer.sizes)}
     for fid in outputs:

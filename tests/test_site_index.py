@@ -377,3 +377,25 @@ def test_untrusted_titles_stay_escaped_in_the_feed_and_the_downloads_page(built_
     assert f"C2: {evil}" in [e.findtext(f"{ATOM}title") for e in own.findall(f"{ATOM}entry")]
     page = (out / "downloads/index.html").read_text(encoding="utf-8")
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_site_of_more_pages_than_one_sitemap_may_list_gets_a_sitemap_index(monkeypatch):
+    """At 1000x data the demo has 78,650 pages; one sitemap may list 50,000 URLs. Past the
+    limit, sitemap.xml is the index of parts that list every page once, in order."""
+    from sitegen import site_index
+
+    monkeypatch.setattr(site_index, "SITEMAP_MAX_URLS", 3)
+    pages = [f"p{i}/index.html" for i in range(7)]
+    files = site_index.sitemaps(BASE, pages)
+    assert sorted(files) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]
+    index = ET.fromstring(files["sitemap.xml"])
+    assert index.tag == f"{SITEMAP_NS}sitemapindex"
+    assert [s.findtext(f"{SITEMAP_NS}loc") for s in index] == [BASE + f"sitemap-{n}.xml" for n in (1, 2, 3)]
+    listed = []
+    for n in (1, 2, 3):
+        part = ET.fromstring(files[f"sitemap-{n}.xml"])
+        assert part.tag == f"{SITEMAP_NS}urlset" and len(part) <= 3
+        listed += [u.findtext(f"{SITEMAP_NS}loc") for u in part]
+    assert listed == sorted(BASE + f"p{i}/" for i in range(7))
+    assert not any(site_index.is_download(name) for name in files)  # described with the site's other index files
+    assert list(site_index.sitemaps(BASE, pages[:3])) == ["sitemap.xml"]  # within the limit: one file, as before
