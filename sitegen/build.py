@@ -259,8 +259,7 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
         checked = numbers.check_finite({fid: outputs[fid] for fid in results})
         for fid in results:  # a table its family makes when written is made here to be checked
             for t in outputs[fid].tables:
-                if callable(t.rows):
-                    numbers.check_rows(t, t.rows())
+                numbers.table_rows(t)
         _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full, checked=checked)
     return results, outputs
 

@@ -81,11 +81,16 @@ class Checked:
             raise InputError(found)
 
 
-def check_rows(table, rows: list[tuple]) -> None:
-    """Check a table's rows made when it is written; InputError naming each bad number."""
+def table_rows(table) -> list[tuple]:
+    """A table's rows: as given, or, for a table its family makes when written, made now and
+    checked (check_finite saw only the function): InputError naming each bad number."""
+    if not callable(table.rows):
+        return table.rows
+    rows = table.rows()
     found = list(_table_problems(table, rows))
     if found:
         raise InputError(found)
+    return rows
 
 
 def _table_problems(t, rows: list[tuple]) -> Iterator[Problem]:
@@ -101,7 +106,7 @@ def _problems(fid: str, o, checked: Checked) -> Iterator[Problem]:
     every: dict[str, str] = {}
     for t in o.tables:
         every.update(t.sources)
-        if not callable(t.rows):  # made when written: checked then (check_rows)
+        if not callable(t.rows):  # made when written: checked then (table_rows)
             yield from _table_problems(t, t.rows)
     for f in o.figures:
         every.update(f.sources)

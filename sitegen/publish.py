@@ -194,10 +194,7 @@ def table_files(table) -> dict[str, bytes]:
 def table_outputs(table) -> list[tuple[str, bytes, Any]]:
     """table_files as (file name, bytes, the JSON value the bytes encode, or None for the CSV):
     the writer checks the value for aggregate fields instead of parsing the bytes again."""
-    rows = table.rows
-    if callable(rows):  # made now, by a family that defers its tables: checked as made
-        rows = rows()
-        numbers.check_rows(table, rows)
+    rows = numbers.table_rows(table)  # a deferred table's rows are made and checked here
     doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in rows],
            "sources": table.sources}
     if table.synthetic:
