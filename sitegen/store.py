@@ -73,9 +73,13 @@ def execute(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ())
     db.execute(sql, list(params))
 
 
-def rows(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+def _ordered(sql: str) -> None:
     if not _ORDER_BY.search(sql):
         raise ValueError("a query whose rows leave the store must have an ORDER BY:\n" + sql)
+
+
+def rows(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    _ordered(sql)
     return db.execute(sql, list(params)).fetchall()
 
 
@@ -88,8 +92,7 @@ def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] =
     makes a new string object per value (at 1000x data, the judges' 4.9 million scores carry
     three ids each: hundreds of MB of repeats), so the rows are fetched a batch at a time and
     their strings replaced as they come."""
-    if not _ORDER_BY.search(sql):
-        raise ValueError("a query whose rows leave the store must have an ORDER BY:\n" + sql)
+    _ordered(sql)
     cursor = db.execute(sql, list(params))
     seen: dict[str, str] = {}
     share = seen.setdefault
