@@ -512,6 +512,8 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
         for f in o.figures:
             artifacts[f.name] = {"kind": "figure", "files": [f.name + s for s in publish.FIGURE_SUFFIXES],
                                  "sources": f.sources, "computation": f.computation}
+            if f.cut:  # drawn short (families.first_rows), as its page says
+                artifacts[f.name]["drawn"] = f.drawn
     manifest = {
         "generator": publish.GENERATOR,
         "families": list(config.families),

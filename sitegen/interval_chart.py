@@ -28,7 +28,9 @@ INTERVAL = "#7b8794"
 FIRST_FILL = "#0077bb"
 FIRST_OPACITY = 0.12
 # Past this many rows a rank written beside each row costs a text mark each and reads as a
-# column of numbers nobody can follow; the data table and the CSV carry it instead.
+# column of numbers nobody can follow; the data table and the CSV carry it instead. No
+# figure of the built-in families has more (families.FIGURE_ROWS), so their captions can say
+# each row's rank is written beside it.
 RANK_TEXT_ROWS = 80
 # The Vega-Lite version the specs are written for: the one vl-convert renders and the other
 # figures' Altair declares (tests/test_board_figures.py checks that they agree).

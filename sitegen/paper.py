@@ -61,7 +61,10 @@ def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[lis
     items: dict[str, dict] = {}
     for name in required:
         if name in figures:
-            items[name] = {"kind": "figure", "computation": figures[name].computation, "sources": dict(sorted(figures[name].sources.items()))}
+            fig = figures[name]
+            items[name] = {"kind": "figure", "computation": fig.computation, "sources": dict(sorted(fig.sources.items()))}
+            if fig.cut:  # drawn short (families.first_rows): the paper's reader learns it as the site's does
+                items[name]["drawn"] = fig.drawn
         elif name in tables:
             items[name] = {"kind": "table", "computation": tables[name].computation, "sources": dict(sorted(tables[name].sources.items()))}
         else:

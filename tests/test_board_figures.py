@@ -254,3 +254,121 @@ def test_a_figure_vega_cannot_draw_is_one_error_naming_it():
 
     with pytest.raises(BuildError, match=r"^figure t/broken: Vega-Lite could not draw it: "):
         figures._draw(Figure("t/broken", [{"x": 1}], broken, "", {}, "test"))
+
+
+# --------------------------------------------------------------------------- figures cut short
+
+CUT = 3  # rows drawn in the build below; every board of the demo but one has more
+
+
+@pytest.fixture(scope="module")
+def cut_site(tmp_path_factory):
+    """The demo built with figures limited to CUT rows (families.FIGURE_ROWS is 80, and no
+    board of the demo reaches it), cold: a cached family would keep its figures whole."""
+    from conftest import copy_site
+    from sitegen import families
+    from sitegen.build import build
+    from sitegen.config import load_config
+
+    from sitegen.paper import paper
+
+    root = copy_site(tmp_path_factory.mktemp("cut") / "site")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(families, "FIGURE_ROWS", CUT)
+        build(load_config(root), root.parent / "out", cache=False)
+        paper(load_config(root), root.parent / "paper", cache=False)
+    return root.parent / "out"
+
+
+def _figure_on_page(out, stem: str, page: str | None = None) -> tuple[str, str]:
+    """The <figure> element that shows STEM (on PAGE, by default the page of its folder; its name
+    its id) and that page's path."""
+    folder, name = stem.rsplit("/", 1)
+    page = page or f"{folder}/index.html"
+    found = re.search(rf'<figure class="chart" id="{name}">(.*?)</figure>', (out / page).read_text(encoding="utf-8"), re.S)
+    assert found, (page, name)
+    return found.group(1), page
+
+
+def _says_it_is_cut(figure: str, page: str, shown: int, total: int, table: str) -> None:
+    """The caption and the text alternative say how many rows are drawn of how many, and the
+    caption links the table's CSV that holds every row."""
+    from posixpath import dirname, normpath
+
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", figure, re.S).group(1)
+    words = f"Only its first {shown} rows of {total:,} are drawn"
+    assert words in html.unescape(re.sub(r"<[^>]+>", "", caption)), caption
+    href = re.search(r'every row is in <a href="([^"]+)"', caption).group(1)
+    assert normpath(f"{dirname(page)}/{href}") == f"{table}.csv", href
+    alt = html.unescape(re.search(r'role="img" tabindex="0" aria-label="([^"]*)"', figure).group(1))
+    assert words in alt and alt.endswith(f"every row is in {table.rsplit('/', 1)[1]}.csv."), alt
+
+
+@pytest.mark.parametrize("rel", sorted(FIGURES))
+def test_a_board_figure_past_its_row_limit_draws_the_tables_first_rows_and_says_so(cut_site, rel):
+    stem, id_col, *_ = FIGURES[rel]
+    ranked = read_ranked(cut_site, rel)
+    figure, page = _figure_on_page(cut_site, stem)
+    if len(ranked) <= CUT:  # a board within the limit (ChronicleBench's system board ranks one entrant) is drawn whole
+        assert len(read_csv(cut_site / f"{stem}.csv")[1]) == len(ranked) and "Only its first" not in figure, rel
+        return
+    first = [r[TABLES[rel]["id"]] for r in ranked[:CUT]]
+    assert [r[id_col] for r in read_csv(cut_site / f"{stem}.csv")[1]] == first, rel  # the figure's data: what it draws
+    svg = (cut_site / f"{stem}.svg").read_text(encoding="utf-8")
+    axis = svg.split("aria-label=\"Y-axis titled 'rank'", 1)[1].split('role-axis"', 1)[0].split('role-title', 1)[0]
+    assert [t for t in svg_texts(axis) if t != "rank"] == [shown_range(r) for r in ranked[:CUT]], rel
+    caption = html.unescape(re.search(r"<figcaption>(.*?)</figcaption>", figure, re.S).group(1))
+    assert f"each of the first {CUT} " in caption and "each published" not in caption and "every ranked" not in caption, caption
+    _says_it_is_cut(figure, page, CUT, len(ranked), rel.removesuffix(".csv"))
+
+
+def test_the_other_figures_of_a_row_per_model_are_cut_in_their_own_order(cut_site):
+    out = cut_site
+    # Figure 2b: the models that lost the most cells first
+    by_model = read_csv(out / "canonic/exclusions-by-model.csv")[1]
+    lost = sorted(by_model, key=lambda r: (-sum(int(v) for k, v in r.items() if k not in ("model", "model_name", "counted", "synthetic")),
+                                           r["model_name"].casefold(), r["model"]))
+    drawn = list(dict.fromkeys(r["group_id"] for r in read_csv(out / "canonic/figure-2-models.csv")[1]))
+    assert drawn == [r["model"] for r in lost[:CUT]]
+    _says_it_is_cut(*_figure_on_page(out, "canonic/figure-2-models", "canonic/verification/index.html"), CUT, len(by_model), "canonic/exclusions-by-model")
+    # Figure 3: the models of the Sitcom Scene board, in its order
+    board = [r["model"] for r in read_csv(out / "canonic/sitcom-scene/board.csv")[1]]
+    drawn = list(dict.fromkeys(r["model_id"] for r in read_csv(out / "canonic/figure-3.csv")[1]))
+    assert drawn == board[:CUT]
+    shown = len({r["model"] for r in read_csv(out / "canonic/sitcom-by-show.csv")[1]})
+    _says_it_is_cut(*_figure_on_page(out, "canonic/figure-3", "canonic/diagnostics/index.html"), CUT, shown, "canonic/sitcom-by-show")
+    # ChronicleBench's human band: every novel, and the board's first entrants
+    rows = read_csv(out / "chronicle/boards/sustained/figure-human-band.csv")[1]
+    ranked = read_ranked(out, "chronicle/boards/sustained.csv")
+    assert len(ranked) > CUT and [r["id"] for r in rows if r["kind"] == "entrant"] == [r["entrant"] for r in ranked[:CUT]]
+    assert sum(r["kind"] == "novel" for r in rows) == 36
+    figure, page = _figure_on_page(out, "chronicle/boards/sustained/figure-human-band")
+    _says_it_is_cut(figure, page, CUT, len(ranked), "chronicle/boards/sustained")
+    assert f"drawn across each of the first {CUT} entrants' rows;" in html.unescape(figure)
+
+
+def test_the_manifests_record_which_figures_are_cut(cut_site):
+    """manifest.json, and a paper's, say of a figure cut short how many rows it draws of how
+    many and which CSV holds them all; of a whole figure, nothing."""
+    import json
+
+    artifacts = json.loads((cut_site / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+    cut = {name: a["drawn"] for name, a in artifacts.items() if "drawn" in a}
+    assert cut["canonic/book-opening/figure"] == {"rows": CUT, "of": len(read_ranked(cut_site, "canonic/book-opening/board.csv")),
+                                                  "every_row_in": "canonic/book-opening/board.csv"}
+    assert "chronicle/boards/system/figure" not in cut and "canonic/figure-2-domains" not in cut  # drawn whole
+    assert all(a["kind"] == "figure" for name, a in artifacts.items() if name in cut)
+    items = json.loads((cut_site.parent / "paper" / "manifest.json").read_text(encoding="utf-8"))["items"]
+    figures = [name for name, item in items.items() if item["kind"] == "figure"]
+    assert figures and all(items[name].get("drawn") == cut.get(name) for name in figures)
+    assert any(name in cut for name in figures)
+
+
+def test_no_figure_of_the_demo_is_cut(built_site):
+    """No board of the demo reaches the limit: every figure draws all its rows, and none says otherwise."""
+    from sitegen.families import FIGURE_ROWS
+    from sitegen.interval_chart import RANK_TEXT_ROWS
+
+    assert FIGURE_ROWS == 80 and FIGURE_ROWS <= RANK_TEXT_ROWS  # every board figure writes its ranks, as its caption says
+    pages = [p for p in built_site.out.rglob("*.html") if "Only its first" in p.read_text(encoding="utf-8")]
+    assert pages == []

@@ -42,6 +42,24 @@ class Table:
     synthetic: bool = False
 
 
+# The most rows a figure draws (a board's entries, a heatmap's models). Past it a chart runs to
+# metres of page that no reader follows, and drawing it was the largest single cost of a large
+# site: at 1000x data, 13,000-row panels held 0.8 GB in each drawing process and as much again
+# inlined in their pages. A figure cut short draws its first rows, in the order its caption
+# names, and says so and where every row is (the theme's figure macro). Up to this many rows a
+# board's figure writes each row's rank range beside it (interval_chart.RANK_TEXT_ROWS), as its
+# caption says.
+FIGURE_ROWS = 80
+
+
+def first_rows(rows: list, table: str) -> tuple[list, tuple[int, int, str] | None]:
+    """The first FIGURE_ROWS of a figure's ROWS, and its `cut` when there were more: (rows
+    drawn, rows in all, the stem of the table that lists every one of them)."""
+    if len(rows) <= FIGURE_ROWS:
+        return rows, None
+    return rows[:FIGURE_ROWS], (FIGURE_ROWS, len(rows), table)
+
+
 @dataclass(frozen=True)
 class Figure:
     """A chart drawn at build time. `draw(data)` returns a Vega-Lite spec (dict); it is only
@@ -59,10 +77,18 @@ class Figure:
     # Set by published() for a family whose data is synthetic: the note drawn into the SVG and
     # PNG (and the data CSV's `synthetic` column), part of the figure's cache key.
     synthetic_note: str | None = None
+    # (rows drawn, rows in all, the table listing all of them) when the figure draws only its
+    # first FIGURE_ROWS rows (first_rows); `data` then holds only what is drawn.
+    cut: tuple[int, int, str] | None = None
 
     @property
     def columns(self) -> list[str]:
         return list(self.data[0]) if self.data else []
+
+    @property
+    def drawn(self) -> dict | None:
+        """How much of its rows a figure cut short draws, as the manifests record it."""
+        return {"rows": self.cut[0], "of": self.cut[1], "every_row_in": f"{self.cut[2]}.csv"} if self.cut else None
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.canonic.compute import CanonicResults
-from sitegen.families.canonic.figure import draw_exclusions, draw_probes, draw_transfer
+from sitegen.families.canonic.figure import TRANSFER_LABEL_ROWS, draw_exclusions, draw_probes, draw_transfer
 from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.store import REASONS
 
@@ -86,11 +86,12 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         _exclusions_alt("domain", [(domain_name[d], by_domain[d][2], by_domain[d][3:]) for d in domain_name]), sources, "canonic.exclusions")
     # Figure 2b is read for the models that lost the most cells, so its bars run from most
     # excluded to least; no score orders them, since no score spans every domain.
-    most_excluded = sorted(model_rows, key=lambda row: (-sum(row[3:]), row[1].casefold(), row[0]))
+    most_excluded, cut = first_rows(sorted(model_rows, key=lambda row: (-sum(row[3:]), row[1].casefold(), row[0])),
+                                    "canonic/exclusions-by-model")
     fig2_models = Figure("canonic/figure-2-models", [
         {"group": f"{row[1]} ({row[2]} counted)", "reason": r, "cells": row[3 + k], "order": k, "group_id": row[0]}
         for row in most_excluded for k, r in enumerate(REASONS)], draw_exclusions,
-        _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in most_excluded]), sources, "canonic.exclusions")
+        _exclusions_alt("model", [(row[1], row[2], row[3:]) for row in most_excluded]), sources, "canonic.exclusions", cut=cut)
 
     # Contamination split, calibration, reframes ----------------------------------------------
     table("contamination", SENTENCES.table_contamination(),
@@ -128,9 +129,14 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
           ["model", "model_name", "format", "dimension", "mean_anchor", "judgments"],
           [(m, model_name[m], fmt, d, mean, n) for m, fmt, d, mean, n in ev.model_dimensions], "transfer")
     show_conditioned = [d.id for dom in s.domains for d in dom.rubric.dimensions if d.scope == "show-conditioned"]
+    by_show = _in_board_order(ev.by_show, res.boards, s.tasks)
+    drawn, cut = first_rows(list(dict.fromkeys(m for m, *_ in by_show)), "canonic/sitcom-by-show")  # its rows: the models
+    if cut:
+        kept = set(drawn)
+        by_show = [row for row in by_show if row[0] in kept]
     fig3 = Figure("canonic/figure-3", [{"model": model_name[m], "show": show[sh].name, "score": sc, "model_id": m, "show_id": sh}
-                                       for m, sh, _n, sc in _in_board_order(ev.by_show, res.boards, s.tasks)],
-                  draw_transfer, _transfer_alt(ev, model_name, show), sources, "canonic.transfer")
+                                       for m, sh, _n, sc in by_show],
+                  draw_transfer, _transfer_alt(by_show, len(drawn), show), sources, "canonic.transfer", cut=cut)
     table("external-comparison", SENTENCES.table_external_comparison(),
           ["domain", "predeclared", "shared_models", "spearman_rho"],
           [(c.domain, c.predeclared, len(c.pairs), c.rho) for c in ev.comparisons], "external",
@@ -204,8 +210,10 @@ def _exclusions_alt(kind: str, rows) -> str:
     return SENTENCES.exclusions_alt(kind, rows, REASONS)
 
 
-def _transfer_alt(ev, model_name, show) -> str:
+def _transfer_alt(by_show: list[tuple], models: int, show) -> str:
+    """What Figure 3 shows of BY_SHOW (the rows it draws, of MODELS models)."""
     per_show: dict[str, list[float]] = defaultdict(list)
-    for _m, sh, _n, sc in ev.by_show:
+    for _m, sh, _n, sc in by_show:
         per_show[sh].append(sc)
-    return SENTENCES.transfer_alt([(show[sh].name, show[sh].format, min(v), max(v)) for sh, v in sorted(per_show.items())])
+    return SENTENCES.transfer_alt([(show[sh].name, show[sh].format, min(v), max(v)) for sh, v in sorted(per_show.items())],
+                                  models <= TRANSFER_LABEL_ROWS)

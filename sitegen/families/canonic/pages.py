@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from sitegen import amendments, render, stats
-from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
 from sitegen.families.canonic.feed import feed_entries
@@ -52,14 +52,7 @@ def outputs(res: CanonicResults) -> Outputs:
     ]
     by_reason = {r: sum(exclusions[d][r] for d in exclusions if r in exclusions[d]) for r in REASONS}
 
-    figures = {
-        b.domain: Figure(
-            f"canonic/{b.domain}/figure",
-            [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "rank_best": r.rank_best,
-              "rank_worst": r.rank_worst, "model_id": r.model} for r in b.published],
-            draw_domain_panel, _panel_alt(b), sources, "canonic.board")
-        for b in res.boards
-    }
+    figures = {b.domain: _panel(b, sources) for b in res.boards}
     withheld = [(b.name, r) for b in res.boards for r in b.withheld]
 
     # Every page's `tables` (stem -> Table), filled in once the evidence pages have added theirs,
@@ -162,6 +155,16 @@ def _rank_example(res: CanonicResults) -> dict:
     return {"rank_ex": stats.rank_example([stats.Interval(r.model, r.low, r.high) for r in rows]),
             "rank_names": {r.model: r.name for r in rows}, "rank_where": f"the {board.name} board" if board else "",
             "rank_interval": "95% interval", "rank_fmt": {"places": 2}}
+
+
+def _panel(b, sources: dict[str, str]) -> Figure:
+    """Figure 1's panel of board B: its published rows in the board's order (the first
+    FIGURE_ROWS of them; the board's table lists every one)."""
+    drawn, cut = first_rows(b.published, f"canonic/{b.domain}/board")
+    return Figure(f"canonic/{b.domain}/figure",
+                  [{"domain": b.name, "model": r.name, "score": r.score, "low": r.low, "high": r.high, "rank_best": r.rank_best,
+                    "rank_worst": r.rank_worst, "model_id": r.model} for r in drawn],
+                  draw_domain_panel, _panel_alt(b), sources, "canonic.board", cut=cut)
 
 
 def _panel_alt(board) -> str:

@@ -13,7 +13,7 @@ import json
 from markupsafe import Markup
 
 from sitegen import amendments, render, stats
-from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.chronicle.compute import V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
@@ -44,26 +44,27 @@ def _figures(res: ChronicleResults, src) -> dict[str, tuple[Figure | None, Figur
     out = {}
     for b in res.boards:
         ranked = [r for r in b.rows if r.rank_best is not None]
+        drawn, cut = first_rows(ranked, f"chronicle/boards/{b.id}")
         name = f"chronicle/boards/{b.id}/figure"
         if b.metric == "score":
             rows = [{"entrant": r.entrant, "name": r.name, "score": r.score, "ci_low": r.low, "ci_high": r.high,
-                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
+                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in drawn]
             alt_text = SENTENCES.score_alt(b, ranked)
-            fig = Figure(name, rows, draw_score_board, alt_text, src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.board")
+            fig = Figure(name, rows, draw_score_board, alt_text, src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.board", cut=cut)
             ref_rows = ([{"kind": "novel", "id": ref.id, "name": ref.title, "score": s, "low": None, "high": None} for ref, s in novels]
                         + [{"kind": "band", "id": HUMAN_ROW, "name": SENTENCES.band_row(band), "score": band.median, "low": band.q1, "high": band.q3}]
-                        + [{"kind": "entrant", "id": r.entrant, "name": r.name, "score": r.score, "low": r.low, "high": r.high} for r in ranked])
+                        + [{"kind": "entrant", "id": r.entrant, "name": r.name, "score": r.score, "low": r.low, "high": r.high} for r in drawn])
             inside = [r.name for r in ranked if band.q1 <= r.score <= band.q3]
             ref_alt = SENTENCES.band_alt(b, band, min((s for _, s in novels), default=None), max((s for _, s in novels), default=None),
                                          len(inside), len(ranked))
             ref = Figure(f"chronicle/boards/{b.id}/figure-human-band", ref_rows, draw_reference, ref_alt,
-                         src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.reference")
+                         src(COHORT_FILE, RUNS_FILE, REFERENCE_FILE), "chronicle.reference", cut=cut)
             out[b.id] = (fig if ranked else None, ref if ranked and novels else None)
         else:
             rows = [{"entrant": r.entrant, "name": r.name, "median_words": r.median_words, "median_low": r.low, "median_high": r.high,
-                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in ranked]
+                     "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in drawn]
             alt_text = SENTENCES.length_alt(b, ranked)
-            out[b.id] = (Figure(name, rows, draw_length_board, alt_text, src(COHORT_FILE, RUNS_FILE), "chronicle.board") if ranked else None, None)
+            out[b.id] = (Figure(name, rows, draw_length_board, alt_text, src(COHORT_FILE, RUNS_FILE), "chronicle.board", cut=cut) if ranked else None, None)
     return out
 
 

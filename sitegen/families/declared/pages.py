@@ -13,7 +13,7 @@ import json
 from html import escape
 
 from sitegen import amendments, render
-from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
+from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
 from sitegen.families.declared.sentences import SENTENCES
@@ -65,11 +65,12 @@ def outputs(res: DeclaredResults) -> Outputs:
             stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
             table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used)
             if s is current and b.published:
+                drawn, cut = first_rows(b.published, f"{fid}/{stem}")
                 data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
-                         "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in b.published]
+                         "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in drawn]
                 figures[b.id] = Figure(f"{fid}/boards/{b.id}/figure", data, draw_board,
-                                       SENTENCES.board_alt(b, data),
-                                       used, f"{fid}.board")
+                                       SENTENCES.board_alt(b, b.published),
+                                       used, f"{fid}.board", cut=cut)
                 out.figures.append(figures[b.id])
         criteria = [c.id for c in cfg.criteria]
         table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(cfg, s),

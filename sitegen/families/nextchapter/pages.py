@@ -8,7 +8,7 @@ of every table, so every number a page shows has a file behind it."""
 from __future__ import annotations
 
 from sitegen import amendments, render, stats
-from sitegen.families import Figure, Outputs, Page, Table
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.nextchapter.audition import TOP_HOUSES
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
@@ -144,19 +144,20 @@ def outputs(res: NextChapterResults) -> Outputs:
                    for item in inp.items}
 
     headline = [s for s in res.standings if s.best]
+    drawn, cut = first_rows(headline, "nextchapter/standings")
     standings_rows = [{"model": s.model, "label": f"{s.name} ({s.best.effort})", "effort": s.best.effort,
                        "craft": s.best.craft.mean, "craft_low": s.best.craft.low, "craft_high": s.best.craft.high,
                        "compliance": s.best.compliance.mean, "compliance_low": s.best.compliance.mean - s.best.compliance.se,
                        "compliance_high": s.best.compliance.mean + s.best.compliance.se,
-                       "rank_best": s.rank_best, "rank_worst": s.rank_worst} for s in headline]
+                       "rank_best": s.rank_best, "rank_worst": s.rank_worst} for s in drawn]
     standing_figures = None
     if headline:
         lo_c, hi_c = min(headline, key=lambda s: s.best.compliance.mean), max(headline, key=lambda s: s.best.compliance.mean)
         standing_figures = (
             Figure("nextchapter/figure-craft", standings_rows, draw_craft, SENTENCES.craft_alt(headline, res.first),
-                   sources, "nextchapter.standings"),
+                   sources, "nextchapter.standings", cut=cut),
             Figure("nextchapter/figure-compliance", standings_rows, draw_compliance, SENTENCES.compliance_alt(lo_c, hi_c),
-                   sources, "nextchapter.standings"))
+                   sources, "nextchapter.standings", cut=cut))
         out.figures.extend(standing_figures)
     generation_figure = None
     if gen:
