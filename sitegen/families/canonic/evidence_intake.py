@@ -212,6 +212,9 @@ def load_external(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile |
     return src, board
 
 
+_IDS = pa.dictionary(pa.int32(), pa.string())
+
+
 def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
     records, problems = parse_chunk(chunk, is_aggregate_key)
     clean = []
@@ -232,8 +235,9 @@ def _output_chunk(chunk: RawChunk) -> tuple[pa.Table, list[Problem]]:
         starts.append(starts[-1] + len(raw))
     spans = [(starts[n - chunk.first_line], chunk.lines[n - chunk.first_line]) for n in lines]
     return pa.table({
-        "model": pa.array([o.model for o in outputs], type=pa.string()),
-        "task": pa.array([o.task for o in outputs], type=pa.string()),
+        # ids as dictionaries: a chunk names a few models and tasks on thousands of lines
+        "model": pa.array([o.model for o in outputs], type=_IDS),
+        "task": pa.array([o.task for o in outputs], type=_IDS),
         "offset": pa.array([at for at, _ in spans], type=pa.int64()),
         "length": pa.array([len(raw) for _, raw in spans], type=pa.int64()),
         "sha256": pa.array([hashlib.sha256(raw).digest() for _, raw in spans], type=pa.binary(32)),

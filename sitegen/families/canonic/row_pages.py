@@ -44,8 +44,10 @@ class Call(NamedTuple):
 
 def _strings(table, column: str) -> list:
     """A string column as Python values, each distinct string one object: every row page holds
-    its calls while it is made, and a few words repeat on every call."""
-    encoded = pc.dictionary_encode(table.column(column).combine_chunks())
+    its calls while it is made, and a few words repeat on every call. (A column held as a
+    dictionary, validate.WORDS, already is one.)"""
+    values = table.column(column).combine_chunks()
+    encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
     words = encoded.dictionary.to_pylist()
     return [None if i is None else words[i] for i in encoded.indices.to_pylist()]
 
@@ -95,7 +97,10 @@ class _CallIndex:
     def calls(self, model: str, domain: str) -> dict[tuple[str, str], list[Call]]:
         """(model, task) -> its calls, for the tasks of one domain (_judgments)."""
         judgments = self.j_at.get((model, domain), np.empty(0, dtype=np.int64))  # a judgment's id is its row
-        lo, hi = np.searchsorted(self.a_of, judgments, "left"), np.searchsorted(self.a_of, judgments, "right")
+        # searched as the anchors' own type (int32): a needle of another type would make numpy
+        # convert all 25 million anchors for every row at 1000x data
+        needles = judgments.astype(self.a_of.dtype)
+        lo, hi = np.searchsorted(self.a_of, needles, "left"), np.searchsorted(self.a_of, needles, "right")
         anchors = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist())]) if len(judgments) else judgments
         return _judgments({"judgments": self.j.take(judgments), "anchors": self.a.take(anchors)}, self.ids)
 

@@ -11,10 +11,10 @@ Views:
   md_rows      one row per (model, domain) of the full grid: attempted, counted, total
 
 cells, judgments and anchors are views that decode the validated tables' codes (codes.py):
-_cells, _judgments and _anchors hold them, and _model_ids, _task_ids, _judge_ids and
-_dimension_ids map each code to its id. cell_status decodes _cell_status, a table of codes
-worked out once. The queries over every judgment or anchor join the codes themselves and
-decode only what they return.
+_cells, _judgments and _anchors hold them (_anchors reads the narrow columns of _anchor_codes
+at full width), and _model_ids, _task_ids, _judge_ids and _dimension_ids map each code to its
+id. cell_status decodes _cell_status, a table of codes worked out once. The queries over every
+judgment or anchor join the codes themselves and decode only what they return.
 """
 
 from __future__ import annotations
@@ -81,6 +81,15 @@ _DECODED = {
         SELECT a.judgment, d.id AS dimension, a.anchor FROM _anchors a JOIN _dimension_ids d ON d.code = a.dimension""",
 }
 
+# The anchors are held narrow (validate.SCHEMAS: int32, int16, float32, each value exact) and
+# read as every query was written for them: a judgment row as BIGINT like the judgments' id,
+# a code as INTEGER like the other codes, an anchor as DOUBLE.
+_ANCHORS_SQL = """
+CREATE VIEW _anchors AS
+SELECT CAST(judgment AS BIGINT) AS judgment, CAST(dimension AS INTEGER) AS dimension, CAST(anchor AS DOUBLE) AS anchor
+FROM _anchor_codes
+"""
+
 _ROWS_SQL = """
 CREATE VIEW md_rows AS
 SELECT m.id AS model, d.id AS domain,
@@ -121,7 +130,11 @@ def load(db, inp: CanonicInput) -> None:
         if name not in _DECODED:
             store.view_arrow(db, name, table)
             continue
-        store.view_arrow(db, f"_{name}", table)
+        if name == "anchors":
+            store.view_arrow(db, "_anchor_codes", table)
+            store.execute(db, _ANCHORS_SQL)
+        else:
+            store.view_arrow(db, f"_{name}", table)
         store.execute(db, _DECODED[name])
     store.execute(db, _STATUS_SQL)
     store.execute(db, _TASK_CODES_SQL)

@@ -27,7 +27,7 @@ from sitegen import amendments, names
 from sitegen.aggregate import is_aggregate_key
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many
-from sitegen.errors import Problem, short_repr
+from sitegen.errors import BuildError, Problem, short_repr
 from sitegen.load import JsonlReader, Loaded, RawChunk, SourceFile, json_path, map_chunks, parse_chunk
 from sitegen.parquet import ParquetReader, RawBatch, parse_batch
 from sitegen.families.canonic import evidence_intake as ev
@@ -57,14 +57,22 @@ CHUNK = 5000  # cells validated per pydantic call: bounds memory, keeps the call
 # place in the sweep's own list of them (CODED, vocabularies()), not as its id again on every
 # row: at 1000x data there are 5 million judgments and 25 million anchors, and their ids alone
 # would take 1.3 GB. The store decodes them (store.py), so every query sees the ids.
+# A column of a few words on every row (a prompt, an outcome, a generation's status) is held
+# as a dictionary: a byte per row instead of the word again (queries read it as VARCHAR).
+WORDS = pa.dictionary(pa.int8(), pa.string())
 SCHEMAS = {
-    "cells": {"model": pa.int32(), "task": pa.int32(), "gen_status": pa.string(), "gen_reason": pa.string(), "line": pa.int64()},
+    "cells": {"model": pa.int32(), "task": pa.int32(), "gen_status": WORDS, "gen_reason": pa.string(), "line": pa.int64()},
     "judgments": {"model": pa.int32(), "task": pa.int32(), "judge": pa.int32(), "seq": pa.int32(),
-                  "prompt": pa.string(), "outcome": pa.string(), "weighted": pa.float64(), "rationale": pa.string()},
+                  "prompt": WORDS, "outcome": WORDS, "weighted": pa.float64(), "rationale": pa.string()},
     # An anchor names its judgment by the judgment's row in the judgments table (its "id" once
-    # the chunks are joined), not by model, task, judge and seq again.
-    "anchors": {"judgment": pa.int64(), "dimension": pa.int32(), "anchor": pa.float64()},
+    # the chunks are joined), not by model, task, judge and seq again. Anchors are most of the
+    # rows (25 million at 1000x data), so each is held in 10 bytes instead of 20: a row number
+    # fits 32 bits (JUDGMENT_ROWS), a dimension's code 16, and an anchor, a quarter step
+    # (ANCHOR_VALUES), is exact in 32-bit floating point. The store reads them back as BIGINT,
+    # INTEGER and DOUBLE (store.py), so every query computes as it did on 64-bit columns.
+    "anchors": {"judgment": pa.int32(), "dimension": pa.int16(), "anchor": pa.float32()},
 }
+JUDGMENT_ROWS = 2 ** 31 - 1  # judgments an artifact may hold: each anchor's judgment row fits an int32
 
 
 class CellColumns:
@@ -176,8 +184,10 @@ def _joined(parts: dict[str, list[pa.Table]]) -> dict[str, pa.Table]:
     offset = 0
     for k, (judgments, anchors) in enumerate(zip(parts["judgments"], parts["anchors"])):
         if offset:
-            parts["anchors"][k] = anchors.set_column(0, "judgment", pc.add(anchors.column("judgment"), offset))
+            parts["anchors"][k] = anchors.set_column(0, "judgment", pc.add_checked(anchors.column("judgment"), pa.scalar(offset, pa.int32())))
         offset += judgments.num_rows
+        if offset > JUDGMENT_ROWS:  # ~2 billion judge calls: a cells file of over 100 GB
+            raise BuildError(f"the Canonic cells hold more than {JUDGMENT_ROWS:,} judgments, more than one build can hold")
     tables = {t: pa.concat_tables(p) if p else CellColumns().to_arrow()[t] for t, p in parts.items()}
     tables["judgments"] = tables["judgments"].append_column("id", pa.array(np.arange(offset, dtype=np.int64)))
     return tables
