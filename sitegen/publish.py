@@ -56,6 +56,8 @@ PID_SUFFIX = r"-\d+"
 TRASH_SUFFIX = r"-\d+-[0-9a-f]{8}"
 GENERATOR = f"sitegen {__version__}"  # manifest.json's "generator": what marks a sitegen output
 FILE_MODE = 0o644
+# Files the aggregate-field check reads as text (the others: JSON by its keys, CSV by its header)
+TEXT_CHECKED = (".html", ".svg", ".xml", ".txt")
 DIR_MODE = 0o755
 
 
@@ -311,7 +313,8 @@ class Writer:
 
     def write(self, rel: str, data: bytes, encoded: Any = None) -> None:
         """Write DATA at REL. `encoded`: for a JSON file, the value DATA was serialised from
-        by json_bytes, which the aggregate-field check reads instead of parsing DATA again."""
+        by json_bytes, and for a text file the text DATA encodes, which the aggregate-field
+        check reads instead of parsing or decoding DATA again."""
         started = time.perf_counter()
         try:
             self._write(rel, data, encoded)
@@ -350,7 +353,7 @@ class Writer:
             raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
         if rel in self.files:
             raise BuildError(f"two outputs claim the same file: {rel}")
-        if rel.endswith((".json", ".csv", ".html", ".svg", ".xml", ".txt")):
+        if rel.endswith((".json", ".csv", *TEXT_CHECKED)):
             raise BuildError(f"{rel}: a file that is checked for aggregate fields is written whole, not in pieces")
         target = f"{self.staging}/{rel}"
         self._make_dir(os.path.dirname(target))
@@ -393,7 +396,9 @@ class Writer:
         self._dirs.add(d)
 
     def write_text(self, rel: str, text: str) -> None:
-        self.write(rel, text.encode("utf-8"))
+        """Write TEXT as UTF-8. The aggregate-field check reads TEXT itself, not the bytes
+        decoded again: the same characters, without a second copy of a page of tens of MB."""
+        self.write(rel, text.encode("utf-8"), text if rel.endswith(TEXT_CHECKED) else None)
 
     def commit(self) -> None:
         """Swap the staging directory into place. Each rename is atomic; between them the old
@@ -457,9 +462,9 @@ def _check_no_aggregate(rel: str, data: bytes, encoded: Any = None) -> None:
     elif rel.endswith(".csv"):
         header = data.split(b"\n", 1)[0].decode("utf-8")
         found = [col for col in header.split(",") if is_aggregate_key(col)]
-    elif rel.endswith((".html", ".svg", ".xml", ".txt")):
+    elif rel.endswith(TEXT_CHECKED):
         # An asset is published as it is, in any encoding; the fields looked for are ASCII.
-        found = find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
+        found = find_aggregate_fields_in_text(encoded if type(encoded) is str else data.decode("utf-8", errors="replace"))
     else:
         found = []
     if found:

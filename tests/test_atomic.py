@@ -317,10 +317,10 @@ limit, args = int(sys.argv[1]), sys.argv[2:]
 real_write = publish.Writer.write
 written = [0]
 
-def write(self, rel, data):
+def write(self, rel, data, encoded=None):
     if written[0] == limit:
         os.kill(os.getpid(), signal.SIGKILL)
-    real_write(self, rel, data)
+    real_write(self, rel, data, encoded)
     written[0] += 1
 
 publish.Writer.write = write

@@ -399,3 +399,11 @@ def test_a_site_of_more_pages_than_one_sitemap_may_list_gets_a_sitemap_index(mon
     assert listed == sorted(BASE + f"p{i}/" for i in range(7))
     assert not any(site_index.is_download(name) for name in files)  # described with the site's other index files
     assert list(site_index.sitemaps(BASE, pages[:3])) == ["sitemap.xml"]  # within the limit: one file, as before
+
+
+def test_a_downloads_path_wraps_at_its_parts_and_shows_its_characters_as_they_are():
+    """On a phone a long path breaks after '/', '-' and '_' and before '.', never inside an
+    escaped character, and a name with markup characters shows them as text."""
+    shown = str(Download("raw/a&b/c-d_e.f<g>'.csv", 1, "0" * 64).path_html)
+    assert shown == "raw/<wbr>a&amp;b/<wbr>c-<wbr>d_<wbr>e<wbr>.f&lt;g&gt;&#39;<wbr>.csv"
+    assert str(Download(".x/", 1, "0" * 64).path_html) == "<wbr>.x/<wbr>"
