@@ -123,7 +123,8 @@ def interval_chart(rows: list[dict], *, id_field: str, label_field: str, value: 
 
     def y(**more) -> dict:
         # The order is the scale's domain, never a sort array: Vega-Lite turns a sort array into one
-        # nested conditional per row, and past a few thousand rows (a 1000x board has 13,000) its
+        # nested conditional per row, and past a few thousand rows (a 1000x board has 13,000; the
+        # built-in families draw at most families.FIGURE_ROWS of them, a plug-in may draw all) its
         # expression parser runs out of stack.
         return {"field": "id", "scale": {"domain": list(order)}, "type": "nominal", **more}
 
