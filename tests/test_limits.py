@@ -186,11 +186,12 @@ def test_cells_read_in_many_chunks_publish_what_one_chunk_does(tmp_path, monkeyp
     from conftest import compute_family, copy_site
     from sitegen.families.canonic import validate as canonic_validate
     from sitegen.families.canonic.pages import outputs
+    from sitegen.numbers import table_rows
 
     root = copy_site(tmp_path / "site", families=["canonic"])
 
     def tables() -> dict[str, list[tuple]]:
-        return {t.stem: t.rows() if callable(t.rows) else t.rows for t in outputs(compute_family(root, "canonic")).tables}
+        return {t.stem: table_rows(t) for t in outputs(compute_family(root, "canonic")).tables}
 
     whole = tables()
     monkeypatch.setattr(canonic_validate, "CHUNK", 97)
