@@ -546,8 +546,8 @@ def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str
     while the figures are drawn."""
     for o in outputs.values():
         for tbl in o.tables:
-            for rel, data, value in publish.table_outputs(tbl):
-                writer.write(rel, data, value)
+            for rel, data in publish.table_files(tbl).items():
+                writer.write(rel, data)
         for fig in o.figures:
             writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
         for rel in o.raw_files:
@@ -656,6 +656,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             manifest = _manifest(intake.loaded, outputs, writer.files, config)
             manifest_bytes = publish.json_bytes(manifest)
             writer.write("manifest.json", manifest_bytes)
+            writer.finish()  # every file on disk, and no failure in writing any
             stage("verify")  # what is on disk, not what was meant to be written, is what gets swapped in
             # Every input has been read by now: hash them again meanwhile, to check none changed.
             if store_ is not None:

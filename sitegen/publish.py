@@ -21,7 +21,6 @@ The build never writes a path twice, so a linked file is never opened for writin
 
 from __future__ import annotations
 
-import codecs
 import csv
 import errno
 import fcntl
@@ -37,14 +36,14 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import BinaryIO, Callable
 
 import orjson
 
-from sitegen import __version__, numbers
-from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
+from sitegen import __version__, disk_writer, numbers
+from sitegen.disk_writer import DIR_MODE, FILE_MODE, TEXT_CHECKED
 from sitegen.errors import BuildError, Problem
-from sitegen.load import INPUT_FOLDERS, sha256_bytes
+from sitegen.load import INPUT_FOLDERS
 
 STAGING_PREFIX = ".sitegen-staging-"
 RETIRED_PREFIX = ".sitegen-retired-"
@@ -55,10 +54,6 @@ LOCK_PREFIX = ".sitegen-lock-"
 PID_SUFFIX = r"-\d+"
 TRASH_SUFFIX = r"-\d+-[0-9a-f]{8}"
 GENERATOR = f"sitegen {__version__}"  # manifest.json's "generator": what marks a sitegen output
-FILE_MODE = 0o644
-# Files the aggregate-field check reads as text (the others: JSON by its keys, CSV by its header)
-TEXT_CHECKED = (".html", ".svg", ".xml", ".txt")
-DIR_MODE = 0o755
 
 
 def json_bytes(value) -> bytes:
@@ -190,19 +185,12 @@ def table_files(table) -> dict[str, bytes]:
     """A table's downloads, by file name: the one encoding that builds write and verify checks.
     A synthetic family's carry the marker: a last CSV column `synthetic` (true on every row),
     and `"synthetic": true` in the JSON."""
-    return {rel: data for rel, data, _value in table_outputs(table)}
-
-
-def table_outputs(table) -> list[tuple[str, bytes, Any]]:
-    """table_files as (file name, bytes, the JSON value the bytes encode, or None for the CSV):
-    the writer checks the value for aggregate fields instead of parsing the bytes again."""
     rows = numbers.table_rows(table)  # a deferred table's rows are made and checked here
     doc = {"title": table.title, "columns": table.columns, "rows": [dict(zip(table.columns, r)) for r in rows],
            "sources": table.sources}
     if table.synthetic:
         doc["synthetic"] = True
-    return [(f"{table.stem}.csv", _marked_csv(table.columns, rows, table.synthetic), None),
-            (f"{table.stem}.json", json_bytes(doc), doc)]
+    return {f"{table.stem}.csv": _marked_csv(table.columns, rows, table.synthetic), f"{table.stem}.json": json_bytes(doc)}
 
 
 def _marked_csv(columns: list[str], rows: list[tuple], synthetic: bool) -> bytes:
@@ -276,7 +264,9 @@ class OutputPaths:
 
 
 class Writer:
-    """Collects files for one build into a staging directory."""
+    """Collects files for one build into a staging directory. The files go to disk in a
+    process of its own (disk_writer) while the build goes on: `files`, and every step that
+    reads the staging directory, wait for all that was sent before them."""
 
     def __init__(self, out_dir: Path):
         self.out_dir = out_dir.resolve()
@@ -302,107 +292,81 @@ class Writer:
         self.staging.chmod(DIR_MODE)
         # Whether the umask takes bits from the modes: only then is a file or folder chmod'ed
         # after it is made (a call per file that the usual umask, 022, makes a no-op).
-        self._masked = bool(_umask() & (FILE_MODE | DIR_MODE))
-        self._previous = self.out_dir.is_dir()  # a rebuild: unchanged files are linked
-        self._dirs: set[str] = {str(self.staging)}  # directories made so far, each with DIR_MODE
-        self.files: dict[str, str] = {}  # output path -> SHA-256
+        masked = bool(_umask() & (FILE_MODE | DIR_MODE))
+        previous = str(self.out_dir) if self.out_dir.is_dir() else None  # a rebuild: unchanged files are linked
+        self._disk = disk_writer.Disk(str(self.staging), previous, masked)  # write_from's, in this process
+        self._writer = disk_writer.DiskWriter(str(self.staging), previous, masked)
+        self._claimed: set[str] = set()  # every path written or sent to be
+        self._files: dict[str, str] = {}  # output path -> SHA-256, of the files known to be on disk
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
         # Seconds spent writing files, whatever stage wrote them (pages are written as they
-        # render): what the build's writing costs beside the plain copy of the same tree.
-        self.seconds = 0.0
+        # render), in this process and in the writer process: what the build's writing costs
+        # beside the plain copy of the same tree.
+        self._seconds = 0.0
 
-    def write(self, rel: str, data: bytes, encoded: Any = None) -> None:
-        """Write DATA at REL. `encoded`: for a JSON file, the value DATA was serialised from
-        by json_bytes, and for a text file the text DATA encodes, which the aggregate-field
-        check reads instead of parsing or decoding DATA again."""
+    @property
+    def files(self) -> dict[str, str]:
+        """Output path -> SHA-256 of every file written, in the order written, once all are on disk."""
+        if not self._writer.ended:
+            self._files.update(self._writer.sync())
+        return self._files
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds + self._writer.seconds
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Write DATA at REL: sent to the writer process, which checks it for aggregate fields
+        and puts it on disk. A failure there is raised by the next step that waits for it."""
         started = time.perf_counter()
-        try:
-            self._write(rel, data, encoded)
-        finally:
-            self.seconds += time.perf_counter() - started
+        self._claim(rel)
+        self._writer.put(rel, data)
+        self.sizes[rel] = len(data)
+        self._seconds += time.perf_counter() - started
 
-    def _write(self, rel: str, data: bytes, encoded: Any) -> None:
+    def write_text(self, rel: str, text: str) -> None:
+        """Write TEXT as UTF-8."""
+        self.write(rel, text.encode("utf-8"))
+
+    def _claim(self, rel: str) -> None:
         if not is_plain_path(rel):
             raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
-        if rel in self.files:
+        if rel in self._claimed:
             raise BuildError(f"two outputs claim the same file: {rel}")
-        _check_no_aggregate(rel, data, encoded)
-        target = f"{self.staging}/{rel}"
-        self._make_dir(os.path.dirname(target))
-        if not (self._previous and self._link_unchanged(rel, data, target)):
-            # O_EXCL: a path is written once, and never through a link someone placed there
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-            try:
-                if self._masked:
-                    os.fchmod(fd, FILE_MODE)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
-        else:  # a link shares the previous file's mode, whatever someone set it to
-            os.chmod(target, FILE_MODE)
-        self.files[rel] = sha256_bytes(data)
-        self.sizes[rel] = len(data)
+        self._claimed.add(rel)
 
     def write_from(self, rel: str, fill: Callable[[BinaryIO], None]) -> None:
         """Write REL by `fill(fh)`, for a file made in pieces that is too large to hold as bytes
-        (a family's archive of every download): hashed as it is read back. Its name must not be
-        one of those checked for aggregate fields (it is never parsed)."""
-        if not is_plain_path(rel):
-            raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
-        if rel in self.files:
-            raise BuildError(f"two outputs claim the same file: {rel}")
+        (a family's archive of every download): written by this process and hashed as it is
+        read back. Its name must not be one of those checked for aggregate fields (it is never
+        parsed)."""
         if rel.endswith((".json", ".csv", *TEXT_CHECKED)):
             raise BuildError(f"{rel}: a file that is checked for aggregate fields is written whole, not in pieces")
+        files = self.files  # every file sent before this one is on disk, and listed before it
+        self._claim(rel)
         target = f"{self.staging}/{rel}"
-        self._make_dir(os.path.dirname(target))
+        self._disk.make_dir(os.path.dirname(target))
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
         with open(fd, "wb") as fh:
-            if self._masked:
+            if self._disk.masked:
                 os.fchmod(fh.fileno(), FILE_MODE)
             fill(fh)
         started = time.perf_counter()  # what fill() spends making the pieces (an archive's compression) is not writing
         with open(target, "rb") as fh:
-            self.files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
+            files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
         self.sizes[rel] = os.stat(target).st_size
-        self.seconds += time.perf_counter() - started
+        self._seconds += time.perf_counter() - started
 
-    def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
-        """Hard-link target to the previous output's rel when its bytes are `data` (compared
-        in full, never trusted from a manifest or a timestamp). False when there is none, it
-        differs, or the filesystem cannot link."""
-        previous = self.out_dir / rel
-        try:
-            st = previous.lstat()  # a symlink someone left in the output is never followed
-            if not stat.S_ISREG(st.st_mode) or st.st_size != len(data) or previous.read_bytes() != data:
-                return False
-            os.link(previous, target, follow_symlinks=False)
-        except OSError:
-            return False
-        return True
-
-    def _make_dir(self, d: str) -> None:
-        """mkdir -p with DIR_MODE whatever the umask (mkdir's own mode is masked by it)."""
-        if d in self._dirs:
-            return
-        self._make_dir(os.path.dirname(d))
-        try:
-            os.mkdir(d, DIR_MODE)
-        except FileExistsError:
-            pass
-        if self._masked:
-            os.chmod(d, DIR_MODE)
-        self._dirs.add(d)
-
-    def write_text(self, rel: str, text: str) -> None:
-        """Write TEXT as UTF-8. The aggregate-field check reads TEXT itself, not the bytes
-        decoded again: the same characters, without a second copy of a page of tens of MB."""
-        self.write(rel, text.encode("utf-8"), text if rel.endswith(TEXT_CHECKED) else None)
+    def finish(self) -> None:
+        """Wait until every file is on disk and end the writer process: the staging directory
+        is then complete, to be checked and swapped in."""
+        if not self._writer.ended:
+            self._files.update(self._writer.finish())
 
     def commit(self) -> None:
         """Swap the staging directory into place. Each rename is atomic; between them the old
         output is still on disk under its retired name, and removed only after the swap."""
+        self.finish()
         retired = None
         if self.out_dir.exists():
             retired = self.out_dir.parent / f"{RETIRED_PREFIX}{self.out_dir.name}-{os.getpid()}"
@@ -419,6 +383,7 @@ class Writer:
             _discard(trash)
 
     def abort(self) -> None:
+        self._writer.kill()  # before the staging directory goes: nothing may be written into it after
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
@@ -451,21 +416,3 @@ def _discard(tree: Path) -> None:
     subprocess.Popen([sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)", str(tree)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True)
-
-
-def _check_no_aggregate(rel: str, data: bytes, encoded: Any = None) -> None:
-    """The last door of the no-overall-score rule: nothing written may carry such a field."""
-    if rel.endswith(".json"):
-        # A raw record is published byte for byte, with the byte-order mark its reader allowed.
-        value = encoded if encoded is not None else orjson.loads(data.removeprefix(codecs.BOM_UTF8))
-        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(value)] if has_aggregate_key(value) else []
-    elif rel.endswith(".csv"):
-        header = data.split(b"\n", 1)[0].decode("utf-8")
-        found = [col for col in header.split(",") if is_aggregate_key(col)]
-    elif rel.endswith(TEXT_CHECKED):
-        # An asset is published as it is, in any encoding; the fields looked for are ASCII.
-        found = find_aggregate_fields_in_text(encoded if type(encoded) is str else data.decode("utf-8", errors="replace"))
-    else:
-        found = []
-    if found:
-        raise BuildError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(map(str, found))}")

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,37 @@ def test_verify_stage_refuses_a_staging_directory_that_differs_from_its_manifest
     assert_untouched(out, before)
 
 
+def test_a_file_the_writer_process_cannot_create_fails_the_build_naming_it(sites, previous):
+    """The files go to disk in a process of their own: a failure there (here: the path is
+    taken, as by anything else writing into the staging directory) is the build's failure,
+    with the file named, and nothing is published."""
+    out, before = previous
+
+    def hook(name: str) -> None:
+        if name == "write":  # the pages are sent; SHA256SUMS is written last of all
+            (staging,) = out.parent.glob(f"{publish.STAGING_PREFIX}out-*")
+            (staging / "SHA256SUMS").write_text("placed by someone else\n", encoding="utf-8")
+
+    with pytest.raises(FileExistsError) as exc:
+        build(load_config(sites["root"]), out, on_stage=hook)
+    assert exc.value.filename.endswith("/SHA256SUMS")
+    assert_untouched(out, before)
+
+
+def test_a_writer_process_that_dies_fails_the_build(sites, previous):
+    out, before = previous
+
+    def hook(name: str) -> None:
+        if name == "write":
+            (staging,) = out.parent.glob(f"{publish.STAGING_PREFIX}out-*")
+            (pid,) = writers_of(staging, wait=0)
+            os.kill(pid, signal.SIGKILL)
+
+    with pytest.raises(BuildError, match=r"the process writing the staging directory ended unexpectedly \(exit status -9\)"):
+        build(load_config(sites["root"]), out, on_stage=hook)
+    assert_untouched(out, before)
+
+
 def test_a_failed_rename_during_the_swap_puts_the_previous_output_back(sites, previous, monkeypatch):
     out, before = previous
     real_rename = Path.rename
@@ -317,15 +349,33 @@ limit, args = int(sys.argv[1]), sys.argv[2:]
 real_write = publish.Writer.write
 written = [0]
 
-def write(self, rel, data, encoded=None):
+def write(self, rel, data):
     if written[0] == limit:
         os.kill(os.getpid(), signal.SIGKILL)
-    real_write(self, rel, data, encoded)
+    real_write(self, rel, data)
     written[0] += 1
 
 publish.Writer.write = write
 main(args, prog_name="sitegen")
 """
+
+
+def writers_of(staging: Path, wait: float = 10.0) -> list[int]:
+    """The pids of processes still writing into `staging` (their command line names it),
+    after giving a killed one up to `wait` seconds to be gone."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and str(staging).encode() in (proc / "cmdline").read_bytes():
+                    if b"State:\tZ" not in (proc / "status").read_bytes():  # a zombie writes nothing
+                        found.append(int(proc.name))
+            except OSError:
+                continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def test_sigkill_in_the_middle_of_writing_loses_nothing_and_the_next_build_cleans_up(sites, previous):
@@ -334,11 +384,12 @@ def test_sigkill_in_the_middle_of_writing_loses_nothing_and_the_next_build_clean
     r = subprocess.run([sys.executable, "-c", KILL_AFTER_WRITES, str(n), "build", "--root", str(sites["root"]),
                         "--out", str(out)], capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert r.returncode == -signal.SIGKILL, r.stderr
-    # killed mid-write: a staging directory with exactly the files written so far, and the
-    # previous output exactly as it was
+    # killed mid-write: a staging directory with at most the files sent so far (the process
+    # writing them dies with the build), and the previous output exactly as it was
     (staging,) = [out.parent / name for name in leftovers_beside(out)]
     assert staging.name.startswith(publish.STAGING_PREFIX)
-    assert sum(1 for p in staging.rglob("*") if p.is_file()) == n
+    assert not writers_of(staging), "the writer process outlived the build"
+    assert 0 < sum(1 for p in staging.rglob("*") if p.is_file()) <= n
     assert hash_tree(out) == before
 
     result = build(load_config(sites["root"]), out)

@@ -33,7 +33,7 @@ class Table:
     columns: list[str]
     # The rows, or a function that makes them when the table is written (a family at scale
     # defers its thousands of per-row tables rather than hold them all at once; publish.
-    # table_outputs makes and checks them, by numbers.table_rows).
+    # table_files makes and checks them, by numbers.table_rows).
     rows: list[tuple] | Callable[[], list[tuple]]
     sources: dict[str, str]  # artifact file -> SHA-256 it was computed from
     computation: str  # the name of the computation that produced it (recorded in the manifest)

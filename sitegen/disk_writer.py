@@ -1,0 +1,285 @@
+"""Putting a build's files on disk, in a process of its own beside the build.
+
+Creating a file is a few system calls whose cost is the disk's, not sitegen's, and it varies
+widely: on a filesystem mounted with online discard, shortly after a large deletion, a demo
+build spent 1.6 s in os.open and os.mkdir for its 2,033 files and 437 folders, where the same
+calls take 0.1 s on a quiet disk. The build's own process meanwhile renders pages, which is
+work for the processor. Handing each file to a second process through a pipe lets the two
+overlap, and that process, on the machine's other core, also makes each file's last checks:
+the aggregate-field check and its SHA-256.
+
+The build (DiskWriter) sends each file as a frame; the writer process (`serve`) puts it on
+disk as a build always has (put_file): opened with O_EXCL and never through a link, with
+FILE_MODE and DIR_MODE whatever the umask, and as a hard link to the previous output's file
+when the bytes are the same. Before anything reads the staging directory or the files'
+hashes, the build asks for them (sync): the writer answers once every file sent before has
+been written, with their SHA-256 and the first failure, which the build raises as if its own
+write had failed. A file is never reported written before it is on disk.
+
+The writer process dies with the build (PR_SET_PDEATHSIG): a build killed mid-write leaves a
+staging directory that the next build removes, never a writer still filling it. It imports
+only the standard library, orjson and sitegen's aggregate-field rules.
+"""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+import errno
+import fcntl
+import hashlib
+import os
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
+from sitegen.errors import BuildError
+
+FILE_MODE = 0o644
+DIR_MODE = 0o755
+# Files the aggregate-field check reads as text (the others: JSON by its keys, CSV by its header)
+TEXT_CHECKED = (".html", ".svg", ".xml", ".txt")
+
+_FRAME = struct.Struct("<BIQ")  # what, the path's length, the data's length
+_REPLY = struct.Struct("<Q")  # the length of the JSON reply that follows
+_WRITE, _SYNC, _END = 1, 2, 3
+_PIPE_BYTES = 1 << 20  # the pipe's buffer: the build sends up to this much ahead of the writer
+_F_SETPIPE_SZ = 1031  # Linux's fcntl to set it
+
+
+# --------------------------------------------------------------------------- on disk
+
+
+def check_no_aggregate(rel: str, data: bytes) -> None:
+    """The last door of the no-overall-score rule: nothing written may carry such a field."""
+    if rel.endswith(".json"):
+        # A raw record is published byte for byte, with the byte-order mark its reader allowed.
+        value = orjson.loads(data.removeprefix(codecs.BOM_UTF8))
+        found = ["$" + "".join(f"[{k!r}]" for k in loc) for loc in find_aggregate_keys(value)] if has_aggregate_key(value) else []
+    elif rel.endswith(".csv"):
+        header = data.split(b"\n", 1)[0].decode("utf-8")
+        found = [col for col in header.split(",") if is_aggregate_key(col)]
+    elif rel.endswith(TEXT_CHECKED):
+        # An asset is published as it is, in any encoding; the fields looked for are ASCII.
+        found = find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
+    else:
+        found = []
+    if found:
+        raise BuildError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(map(str, found))}")
+
+
+class Disk:
+    """The staging directory as the writer process fills it: the folders made so far, and the
+    previous output whose unchanged files are linked rather than written again."""
+
+    def __init__(self, staging: str, previous: str | None, masked: bool):
+        self.staging, self.previous, self.masked = staging, previous, masked
+        self.dirs: set[str] = {staging}  # each made with DIR_MODE
+
+    def put_file(self, rel: str, data: bytes) -> None:
+        target = f"{self.staging}/{rel}"
+        self.make_dir(os.path.dirname(target))
+        if self.previous is not None and self._link_unchanged(rel, data, target):
+            os.chmod(target, FILE_MODE)  # a link shares the previous file's mode, whatever someone set it to
+            return
+        # O_EXCL: a path is written once, and never through a link someone placed there
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        try:
+            if self.masked:
+                os.fchmod(fd, FILE_MODE)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+
+    def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
+        """Hard-link target to the previous output's rel when its bytes are `data` (compared
+        in full, never trusted from a manifest or a timestamp). False when there is none, it
+        differs, or the filesystem cannot link."""
+        previous = f"{self.previous}/{rel}"
+        try:
+            st = os.lstat(previous)  # a symlink someone left in the output is never followed
+            if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+                return False
+            with open(previous, "rb", buffering=0, opener=_no_follow) as fh:
+                if fh.read(len(data) + 1) != data:
+                    return False
+            os.link(previous, target, follow_symlinks=False)
+        except OSError:
+            return False
+        return True
+
+    def make_dir(self, d: str) -> None:
+        """mkdir -p with DIR_MODE whatever the umask (mkdir's own mode is masked by it)."""
+        if d in self.dirs:
+            return
+        self.make_dir(os.path.dirname(d))
+        try:
+            os.mkdir(d, DIR_MODE)
+        except FileExistsError:
+            pass
+        if self.masked:
+            os.chmod(d, DIR_MODE)
+        self.dirs.add(d)
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW)
+
+
+# --------------------------------------------------------------------------- the writer process
+
+
+def serve(config: dict) -> None:
+    """The writer process: frames from stdin, replies on stdout, until the end frame."""
+    _die_with_parent(config["parent"])
+    disk = Disk(config["staging"], config["previous"], config["masked"])
+    inp = open(0, "rb", buffering=_PIPE_BYTES)
+    out = open(1, "wb", buffering=0)
+    done: list[tuple[str, str]] = []
+    failure: dict | None = None
+    busy = 0.0
+    while True:
+        head = inp.read(_FRAME.size)
+        if len(head) < _FRAME.size:
+            return  # the build is gone: nothing more will be asked
+        what, n_rel, n_data = _FRAME.unpack(head)
+        rel = inp.read(n_rel).decode("utf-8")
+        data = inp.read(n_data)
+        if len(data) < n_data:
+            return
+        if what == _WRITE:
+            if failure is not None:
+                continue  # the build stops at the next sync: the rest is never published
+            started = time.perf_counter()
+            try:
+                check_no_aggregate(rel, data)
+                disk.put_file(rel, data)
+                done.append((rel, hashlib.sha256(data).hexdigest()))
+            except BuildError as exc:
+                failure = {"build": str(exc)}
+            except OSError as exc:
+                failure = {"os": [exc.errno, exc.strerror, exc.filename]}
+            except Exception as exc:  # noqa: BLE001 - a bug, reported by the build with its name
+                failure = {"bug": f"{type(exc).__name__}: {exc}"}
+            busy += time.perf_counter() - started
+        else:
+            reply = orjson.dumps({"files": done, "failure": failure, "seconds": busy})
+            out.write(_REPLY.pack(len(reply)) + reply)
+            done, busy = [], 0.0
+            if what == _END:
+                return
+
+
+def _die_with_parent(parent: int) -> None:
+    """Be killed when the build's process ends, however it ends (Linux; elsewhere the writer
+    ends at the end of its input)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the line above: do not outlive it
+        os._exit(1)
+
+
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); import orjson; from sitegen.disk_writer import serve; serve(orjson.loads(sys.argv[2]))"
+
+
+class DiskWriter:
+    """The build's end of the writer process: put() sends a file, sync() waits until all sent
+    are on disk and returns their SHA-256 by path, finish() ends the process, kill() stops it."""
+
+    def __init__(self, staging: str, previous: str | None, masked: bool):
+        config = {"staging": staging, "previous": previous, "masked": masked, "parent": os.getpid()}
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        # -I: the site repository (the working directory) is never on the writer's import path
+        self._proc = subprocess.Popen([sys.executable, "-I", "-c", _CHILD, package_parent, orjson.dumps(config).decode()],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True, bufsize=0)
+        self._in = self._proc.stdin.fileno()
+        try:
+            fcntl.fcntl(self._in, _F_SETPIPE_SZ, _PIPE_BYTES)
+        except OSError:
+            pass  # the system's default buffer: only more waits
+        self.seconds = 0.0  # the writer process's time on the files (checks, hashes, disk)
+        self.ended = False
+
+    def put(self, rel: str, data: bytes) -> None:
+        path = rel.encode("utf-8")
+        self._send([_FRAME.pack(_WRITE, len(path), len(data)) + path, data])
+
+    def sync(self) -> dict[str, str]:
+        """Wait until every file sent so far is on disk: their SHA-256 by path, in the order
+        sent. Raises the writer's first failure as the write itself would have."""
+        return self._ask(_SYNC)
+
+    def finish(self) -> dict[str, str]:
+        """sync(), and end the writer process."""
+        files = self._ask(_END)
+        self.ended = True
+        self._proc.stdin.close()
+        self._proc.stdout.close()
+        self._proc.wait()
+        return files
+
+    def kill(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        for f in (self._proc.stdin, self._proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        self.ended = True
+
+    def _send(self, parts: list[bytes]) -> None:
+        try:
+            for part in parts:
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(self._in, view):]
+        except BrokenPipeError:
+            raise self._gone() from None
+
+    def _ask(self, what: int) -> dict[str, str]:
+        self._send([_FRAME.pack(what, 0, 0)])
+        head = _read_exactly(self._proc.stdout, _REPLY.size)
+        body = _read_exactly(self._proc.stdout, _REPLY.unpack(head)[0]) if len(head) == _REPLY.size else b""
+        if not body:
+            raise self._gone()
+        reply: dict[str, Any] = orjson.loads(body)
+        self.seconds += reply["seconds"]
+        failure = reply["failure"]
+        if failure is not None:
+            if "build" in failure:
+                raise BuildError(failure["build"])
+            if "os" in failure:
+                code, message, filename = failure["os"]
+                raise OSError(code or errno.EIO, message, filename)
+            raise BuildError(f"the process writing the staging directory failed: {failure['bug']}")
+        return dict(reply["files"])
+
+    def _gone(self) -> BuildError:
+        code = self._proc.wait()
+        return BuildError(f"the process writing the staging directory ended unexpectedly (exit status {code})")
+
+
+def _read_exactly(f, n: int) -> bytes:
+    chunks, left = [], n
+    while left:
+        chunk = f.read(left)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
