@@ -263,6 +263,11 @@ class OutputPaths:
         return None
 
 
+# Files sent to the writer process between two reports of their hashes: what it holds of them
+# at 1000x data (236,000 files) stays a few MB, for a wait of milliseconds every so many files.
+SYNC_EVERY = 8192
+
+
 class Writer:
     """Collects files for one build into a staging directory. The files go to disk in a
     process of its own (disk_writer) while the build goes on: `files`, and every step that
@@ -294,9 +299,13 @@ class Writer:
         # after it is made (a call per file that the usual umask, 022, makes a no-op).
         masked = bool(_umask() & (FILE_MODE | DIR_MODE))
         previous = str(self.out_dir) if self.out_dir.is_dir() else None  # a rebuild: unchanged files are linked
-        self._disk = disk_writer.Disk(str(self.staging), previous, masked)  # write_from's, in this process
-        self._writer = disk_writer.DiskWriter(str(self.staging), previous, masked)
+        self._start(disk_writer.Disk(str(self.staging), previous, masked))
+
+    def _start(self, disk: disk_writer.Disk) -> None:
+        self._disk = disk  # write_from's, in this process
+        self._writer = disk_writer.DiskWriter(disk.staging, disk.previous, disk.masked)
         self._claimed: set[str] = set()  # every path written or sent to be
+        self._unsynced = 0  # files sent since the writer process last reported
         self._files: dict[str, str] = {}  # output path -> SHA-256, of the files known to be on disk
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
         # Seconds spent writing files, whatever stage wrote them (pages are written as they
@@ -304,11 +313,28 @@ class Writer:
         # beside the plain copy of the same tree.
         self._seconds = 0.0
 
+    def branch(self) -> Writer:
+        """A writer into this one's staging directory with a writer process of its own, for a
+        fork of the build (forked.py); the build takes in what it wrote by adopt()."""
+        other = object.__new__(Writer)
+        other.out_dir, other.staging = self.out_dir, self.staging
+        other._start(disk_writer.Disk(self._disk.staging, self._disk.previous, self._disk.masked))
+        return other
+
+    def adopt(self, files: dict[str, str], sizes: dict[str, int], seconds: float) -> None:
+        """Take in the files a branch() wrote, all on disk (its finish() returned)."""
+        for rel in files:
+            self._claim(rel)
+        self._files.update(files)
+        self.sizes.update(sizes)
+        self._seconds += seconds
+
     @property
     def files(self) -> dict[str, str]:
         """Output path -> SHA-256 of every file written, in the order written, once all are on disk."""
         if not self._writer.ended:
             self._files.update(self._writer.sync())
+            self._unsynced = 0
         return self._files
 
     @property
@@ -322,6 +348,9 @@ class Writer:
         self._claim(rel)
         self._writer.put(rel, data)
         self.sizes[rel] = len(data)
+        self._unsynced += 1
+        if self._unsynced == SYNC_EVERY:  # the writer process holds the hashes until asked
+            self.files
         self._seconds += time.perf_counter() - started
 
     def write_text(self, rel: str, text: str) -> None:
@@ -382,8 +411,12 @@ class Writer:
             retired.rename(trash)  # first out of the retired name, so a half-deleted tree is never restored
             _discard(trash)
 
+    def stop(self) -> None:
+        """End the writer process at once, whatever it has not written yet."""
+        self._writer.kill()
+
     def abort(self) -> None:
-        self._writer.kill()  # before the staging directory goes: nothing may be written into it after
+        self.stop()  # before the staging directory goes: nothing may be written into it after
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
