@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 from sitegen import bench_hugo
-from sitegen.build import WRITING
+from sitegen.build import WRITER_CHECKS, WRITING
 from sitegen.families.canonic.demo.design import BASE_MODELS
 
 TASKS = 190  # per model, in the Canonic demo at every scale
@@ -418,17 +418,19 @@ def _rebuilds(repo: Path, tmp: Path, runs: int) -> list[dict]:
 
 
 def _print_scales(rows: list[dict]) -> None:
-    print("\n| data | cells as | cells | runs | cold build, median (min-max) | CPU | pages | pages/s | peak memory | output | writing | write floor |")
-    print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("\n| data | cells as | cells | runs | cold build, median (min-max) | CPU | pages | pages/s | peak memory | output | writing | write floor | writer's checks |")
+    print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         lo, hi = r["spread"]
         floor = "-" if r["floor"] is None else f"{r['floor']:.2f} s"
         print(f"| {r['scale']} | {r['format']} | {r['cells']:,} | {r['runs']} | {r['wall']:.2f} s ({lo:.2f}-{hi:.2f}) | {r['cpu']:.1f} s | "
-              f"{r['pages']} | {r['pps']:.1f} | {r['rss_mib']:,.0f} MiB | {r['out_mib']:,.1f} MiB | {r['stages'].get(WRITING, 0.0):.2f} s | {floor} |")
+              f"{r['pages']} | {r['pps']:.1f} | {r['rss_mib']:,.0f} MiB | {r['out_mib']:,.1f} MiB | {r['stages'].get(WRITING, 0.0):.2f} s | {floor} | "
+              f"{r['stages'].get(WRITER_CHECKS, 0.0):.2f} s |")
     print("CPU: the build process and every process it started (figure workers included). peak memory: of all those "
           "processes together (their summed proportional set sizes, sampled every 0.2 s; where that cannot be read, the "
-          "largest one process's peak). writing: the seconds the build spent writing files, in whichever stage; write "
-          "floor: a plain loop writing the same files.")
+          "largest one process's peak). writing: the seconds spent writing files, in whichever stage (handing "
+          "them to the writer process, and its putting them on disk); write floor: a plain loop writing the same files; "
+          "writer's checks: the writer process's aggregate-field checks and SHA-256 of the same files.")
 
 
 def _print_stages(rows: list[dict], first: str) -> None:

@@ -43,8 +43,10 @@ STAGES = ("load", "validate", "store", "compute", "render", "write", "figures", 
 # Also timed in BuildResult.seconds, though not stages (nothing can fail there that loses
 # output): hashing the inputs and answering a no-op before them, saving cache entries after.
 KEY_STEP, SAVE_STEP = incremental.KEY_STEP, incremental.SAVE_STEP
-# Also in BuildResult.seconds, across the stages it happens in: the time spent writing files.
+# Also in BuildResult.seconds, across the stages it happens in: the time spent writing files,
+# and apart from it the writer process's checks of them (publish.Writer).
 WRITING = "writing (all stages)"
+WRITER_CHECKS = "checking written files (all stages)"
 
 
 @dataclass
@@ -492,8 +494,7 @@ def _pages_in_fork(pages: list[Page], one: Callable[[Page], str], writer: publis
     except BaseException:
         branch.stop()  # nothing more goes into the staging directory
         raise
-    return {"paths": paths, "kept": kept, "files": branch.files, "sizes": branch.sizes, "seconds": branch.seconds,
-            "waiting": sink.waiting}
+    return {"paths": paths, "kept": kept, "written": branch.report(), "waiting": sink.waiting}
 
 
 def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tuple], known: list[str]) -> dict[str, str]:
@@ -595,7 +596,7 @@ class PageSink:
 
     def adopt(self, theirs: dict) -> None:
         """Take in what a fork's sink wrote and held (_pages_in_fork)."""
-        self.writer.adopt(theirs["files"], theirs["sizes"], theirs["seconds"])
+        self.writer.adopt(theirs["written"])
         self.waiting.update(theirs["waiting"])
 
 
@@ -730,6 +731,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         raise
     stage(None)
     clock[WRITING] = writer.seconds
+    clock[WRITER_CHECKS] = writer.check_seconds
     result = BuildResult(out, len(paths) + len(index_pages), len(writer.files), clock, warnings=warnings)
     # Cache entries and the no-op record only when no input changed while this build read them.
     if inputs_after is not None and inputs_after.result() == digest:

@@ -50,16 +50,22 @@ TEXT_CHECKED = (".html", ".svg", ".xml", ".txt")
 
 _FRAME = struct.Struct("<BIQ")  # what, the path's length, the data's length
 _REPLY = struct.Struct("<Q")  # the length of the JSON reply that follows
-_WRITE, _SYNC, _END = 1, 2, 3
+_WRITE, _SYNC, _END, _WRITE_CHECKED = 1, 2, 3, 4
 _PIPE_BYTES = 1 << 20  # the pipe's buffer: the build sends up to this much ahead of the writer
+# A file this large is checked by the build, which holds its text already, and streamed to disk
+# by the writer as it arrives, never held whole in it (the downloads page at 1000x data is
+# 64 MB: checked here it would take the writer five times that). It is not linked to the
+# previous output's, which only a whole file can be compared with.
+STREAM_BYTES = 8 << 20
 _F_SETPIPE_SZ = 1031  # Linux's fcntl to set it
 
 
 # --------------------------------------------------------------------------- on disk
 
 
-def check_no_aggregate(rel: str, data: bytes) -> None:
-    """The last door of the no-overall-score rule: nothing written may carry such a field."""
+def check_no_aggregate(rel: str, data: bytes, text: str | None = None) -> None:
+    """The last door of the no-overall-score rule: nothing written may carry such a field.
+    `text`: for a text file, the text `data` encodes (not decoded again)."""
     if rel.endswith(".json"):
         # A raw record is published byte for byte, with the byte-order mark its reader allowed.
         value = orjson.loads(data.removeprefix(codecs.BOM_UTF8))
@@ -69,7 +75,7 @@ def check_no_aggregate(rel: str, data: bytes) -> None:
         found = [col for col in header.split(",") if is_aggregate_key(col)]
     elif rel.endswith(TEXT_CHECKED):
         # An asset is published as it is, in any encoding; the fields looked for are ASCII.
-        found = find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
+        found = find_aggregate_fields_in_text(text if text is not None else data.decode("utf-8", errors="replace"))
     else:
         found = []
     if found:
@@ -83,6 +89,7 @@ class Disk:
     def __init__(self, staging: str, previous: str | None, masked: bool):
         self.staging, self.previous, self.masked = staging, previous, masked
         self.dirs: set[str] = {staging}  # each made with DIR_MODE
+        self.left = 0  # of the file being streamed (stream_file)
 
     def put_file(self, rel: str, data: bytes) -> None:
         target = f"{self.staging}/{rel}"
@@ -100,6 +107,30 @@ class Disk:
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
+
+    def stream_file(self, rel: str, inp, n: int) -> str:
+        """Write the next n bytes of `inp` at rel as they arrive: their SHA-256. `left`: what
+        of them is still unread, should writing fail."""
+        self.left = n
+        target = f"{self.staging}/{rel}"
+        self.make_dir(os.path.dirname(target))
+        sha = hashlib.sha256()
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        try:
+            if self.masked:
+                os.fchmod(fd, FILE_MODE)
+            while self.left:
+                chunk = inp.read(min(self.left, _PIPE_BYTES))
+                if not chunk:
+                    raise _Ended
+                self.left -= len(chunk)
+                sha.update(chunk)
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        return sha.hexdigest()
 
     def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
         """Hard-link target to the previous output's rel when its bytes are `data` (compared
@@ -147,13 +178,30 @@ def serve(config: dict) -> None:
     out = open(1, "wb", buffering=0)
     done: list[tuple[str, str]] = []
     failure: dict | None = None
-    busy = 0.0
+    disk_s = checks_s = 0.0  # seconds putting files on disk; checking and hashing them
     while True:
         head = inp.read(_FRAME.size)
         if len(head) < _FRAME.size:
             return  # the build is gone: nothing more will be asked
         what, n_rel, n_data = _FRAME.unpack(head)
         rel = inp.read(n_rel).decode("utf-8")
+        if what == _WRITE_CHECKED:
+            started = time.perf_counter()
+            disk.left = n_data
+            try:
+                if failure is not None:
+                    raise _Skip
+                done.append((rel, disk.stream_file(rel, inp, n_data)))
+            except _Skip:
+                pass
+            except _Ended:
+                return
+            except OSError as exc:
+                failure = {"os": [exc.errno, exc.strerror, exc.filename]}
+            if not _drain(inp, disk.left):
+                return
+            disk_s += time.perf_counter() - started
+            continue
         data = inp.read(n_data)
         if len(data) < n_data:
             return
@@ -163,21 +211,42 @@ def serve(config: dict) -> None:
             started = time.perf_counter()
             try:
                 check_no_aggregate(rel, data)
+                sha = hashlib.sha256(data).hexdigest()
+                checked = time.perf_counter()
+                checks_s += checked - started
                 disk.put_file(rel, data)
-                done.append((rel, hashlib.sha256(data).hexdigest()))
+                disk_s += time.perf_counter() - checked
+                done.append((rel, sha))
             except BuildError as exc:
                 failure = {"build": str(exc)}
             except OSError as exc:
                 failure = {"os": [exc.errno, exc.strerror, exc.filename]}
             except Exception as exc:  # noqa: BLE001 - a bug, reported by the build with its name
                 failure = {"bug": f"{type(exc).__name__}: {exc}"}
-            busy += time.perf_counter() - started
         else:
-            reply = orjson.dumps({"files": done, "failure": failure, "seconds": busy})
+            reply = orjson.dumps({"files": done, "failure": failure, "disk": disk_s, "checks": checks_s})
             out.write(_REPLY.pack(len(reply)) + reply)
-            done, busy = [], 0.0
+            done, disk_s, checks_s = [], 0.0, 0.0
             if what == _END:
                 return
+
+
+class _Skip(Exception):
+    """A file not written, as an earlier one failed: the build stops at its next sync."""
+
+
+class _Ended(Exception):
+    """The build's end of the pipe closed mid-file: the build is gone."""
+
+
+def _drain(inp, n: int) -> bool:
+    """Read and drop n bytes of a file not written; False when the input ends first."""
+    while n:
+        chunk = inp.read(min(n, _PIPE_BYTES))
+        if not chunk:
+            return False
+        n -= len(chunk)
+    return True
 
 
 def _die_with_parent(parent: int) -> None:
@@ -210,12 +279,19 @@ class DiskWriter:
             fcntl.fcntl(self._in, _F_SETPIPE_SZ, _PIPE_BYTES)
         except OSError:
             pass  # the system's default buffer: only more waits
-        self.seconds = 0.0  # the writer process's time on the files (checks, hashes, disk)
+        self.seconds = 0.0  # the writer process's time putting the files on disk
+        self.check_seconds = 0.0  # and checking and hashing them
         self.ended = False
 
-    def put(self, rel: str, data: bytes) -> None:
+    def put(self, rel: str, data: bytes, text: str | None = None) -> None:
+        """Send a file; `text`: for a text file, the text `data` encodes. A file of STREAM_BYTES
+        or more is checked here and streamed (see STREAM_BYTES)."""
         path = rel.encode("utf-8")
-        self._send([_FRAME.pack(_WRITE, len(path), len(data)) + path, data])
+        what = _WRITE
+        if len(data) >= STREAM_BYTES:
+            check_no_aggregate(rel, data, text)
+            what = _WRITE_CHECKED
+        self._send([_FRAME.pack(what, len(path), len(data)) + path, data])
 
     def sync(self) -> dict[str, str]:
         """Wait until every file sent so far is on disk: their SHA-256 by path, in the order
@@ -258,7 +334,8 @@ class DiskWriter:
         if not body:
             raise self._gone()
         reply: dict[str, Any] = orjson.loads(body)
-        self.seconds += reply["seconds"]
+        self.seconds += reply["disk"]
+        self.check_seconds += reply["checks"]
         failure = reply["failure"]
         if failure is not None:
             if "build" in failure:

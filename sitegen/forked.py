@@ -14,6 +14,7 @@ build renders in one process, in the memory it had.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -45,6 +46,10 @@ class Fork:
 
     def __init__(self, work: Callable[[], Any]):
         r, w = os.pipe()
+        # Every object made so far out of the collector's sight (collector.working() unfreezes
+        # them at the build's end): a full collection writes to each object it scans, and in
+        # either process that would copy every memory page the two still share.
+        gc.freeze()
         pid = os.fork()
         if pid == 0:  # the fork: it never returns into the build's code
             code = 1

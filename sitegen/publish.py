@@ -17,6 +17,9 @@ it rather than a copy. A rebuild then writes only what changed, and retiring the
 output frees only the blocks of what changed: on a filesystem mounted with online discard,
 deleting a thousand settled files costs over a second, unlinking a second name costs nothing.
 The build never writes a path twice, so a linked file is never opened for writing.
+
+The files are put on disk by a process of their own beside the build (disk_writer.py), which
+also makes each file's aggregate-field check and SHA-256, so rendering never waits on the disk.
 """
 
 from __future__ import annotations
@@ -299,7 +302,11 @@ class Writer:
         # after it is made (a call per file that the usual umask, 022, makes a no-op).
         masked = bool(_umask() & (FILE_MODE | DIR_MODE))
         previous = str(self.out_dir) if self.out_dir.is_dir() else None  # a rebuild: unchanged files are linked
-        self._start(disk_writer.Disk(str(self.staging), previous, masked))
+        try:
+            self._start(disk_writer.Disk(str(self.staging), previous, masked))
+        except BaseException:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            raise
 
     def _start(self, disk: disk_writer.Disk) -> None:
         self._disk = disk  # write_from's, in this process
@@ -309,9 +316,11 @@ class Writer:
         self._files: dict[str, str] = {}  # output path -> SHA-256, of the files known to be on disk
         self.sizes: dict[str, int] = {}  # output path -> bytes (the downloads page shows them)
         # Seconds spent writing files, whatever stage wrote them (pages are written as they
-        # render), in this process and in the writer process: what the build's writing costs
-        # beside the plain copy of the same tree.
+        # render): handing them over here, and putting them on disk in the writer process.
+        # That is what compares with a plain loop writing the same tree; the writer process's
+        # checks (aggregate fields, SHA-256) are counted apart.
         self._seconds = 0.0
+        self._check_seconds = 0.0
 
     def branch(self) -> Writer:
         """A writer into this one's staging directory with a writer process of its own, for a
@@ -321,41 +330,55 @@ class Writer:
         other._start(disk_writer.Disk(self._disk.staging, self._disk.previous, self._disk.masked))
         return other
 
-    def adopt(self, files: dict[str, str], sizes: dict[str, int], seconds: float) -> None:
-        """Take in the files a branch() wrote, all on disk (its finish() returned)."""
-        for rel in files:
+    def adopt(self, other: dict) -> None:
+        """Take in what a branch() wrote, all on disk (its finish() returned): its `report()`."""
+        for rel in other["files"]:
             self._claim(rel)
-        self._files.update(files)
-        self.sizes.update(sizes)
-        self._seconds += seconds
+        self._files.update(other["files"])
+        self.sizes.update(other["sizes"])
+        self._seconds += other["seconds"]
+        self._check_seconds += other["check_seconds"]
+
+    def report(self) -> dict:
+        """What the build records of the files written (a branch's, for adopt())."""
+        return {"files": self.files, "sizes": self.sizes, "seconds": self.seconds, "check_seconds": self.check_seconds}
 
     @property
     def files(self) -> dict[str, str]:
         """Output path -> SHA-256 of every file written, in the order written, once all are on disk."""
+        self._sync()
+        return self._files
+
+    def _sync(self) -> None:
+        """Wait until every file sent is on disk, and take in their hashes."""
         if not self._writer.ended:
             self._files.update(self._writer.sync())
             self._unsynced = 0
-        return self._files
 
     @property
     def seconds(self) -> float:
         return self._seconds + self._writer.seconds
 
-    def write(self, rel: str, data: bytes) -> None:
+    @property
+    def check_seconds(self) -> float:
+        return self._check_seconds + self._writer.check_seconds
+
+    def write(self, rel: str, data: bytes, text: str | None = None) -> None:
         """Write DATA at REL: sent to the writer process, which checks it for aggregate fields
-        and puts it on disk. A failure there is raised by the next step that waits for it."""
+        and puts it on disk. A failure there is raised by the next step that waits for it.
+        `text`: for a text file, the text DATA encodes (write_text)."""
         started = time.perf_counter()
         self._claim(rel)
-        self._writer.put(rel, data)
+        self._writer.put(rel, data, text)
         self.sizes[rel] = len(data)
         self._unsynced += 1
         if self._unsynced == SYNC_EVERY:  # the writer process holds the hashes until asked
-            self.files
+            self._sync()
         self._seconds += time.perf_counter() - started
 
     def write_text(self, rel: str, text: str) -> None:
         """Write TEXT as UTF-8."""
-        self.write(rel, text.encode("utf-8"))
+        self.write(rel, text.encode("utf-8"), text)
 
     def _claim(self, rel: str) -> None:
         if not is_plain_path(rel):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import publish
+from sitegen import disk_writer, publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError
@@ -174,11 +174,15 @@ def test_verify_stage_refuses_a_staging_directory_that_differs_from_its_manifest
     assert_untouched(out, before)
 
 
-def test_a_file_the_writer_process_cannot_create_fails_the_build_naming_it(sites, previous):
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+def test_a_file_the_writer_process_cannot_create_fails_the_build_naming_it(sites, previous, monkeypatch, streamed):
     """The files go to disk in a process of their own: a failure there (here: the path is
     taken, as by anything else writing into the staging directory) is the build's failure,
-    with the file named, and nothing is published."""
+    with the file named, and nothing is published. A large file is streamed to the writer
+    (every file, here): the rest of it is read and dropped, and the failure is the same."""
     out, before = previous
+    if streamed:
+        monkeypatch.setattr(disk_writer, "STREAM_BYTES", 1)
 
     def hook(name: str) -> None:
         if name == "write":  # the pages are sent; SHA256SUMS is written last of all
@@ -349,10 +353,10 @@ limit, args = int(sys.argv[1]), sys.argv[2:]
 real_write = publish.Writer.write
 written = [0]
 
-def write(self, rel, data):
+def write(self, rel, data, text=None):
     if written[0] == limit:
         os.kill(os.getpid(), signal.SIGKILL)
-    real_write(self, rel, data)
+    real_write(self, rel, data, text)
     written[0] += 1
 
 publish.Writer.write = write

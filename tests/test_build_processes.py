@@ -13,7 +13,7 @@ import os
 import pytest
 
 from sitegen import build as build_mod
-from sitegen import forked, publish
+from sitegen import disk_writer, forked, publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import BuildError, InputError, Problem
@@ -121,8 +121,11 @@ def test_no_fork_for_a_small_family_or_a_large_build(monkeypatch):
     assert not forked.worth_forking(10**6)
 
 
-def test_hashes_reported_every_few_files_give_the_same_site(canonic, monkeypatch, tmp_path):
+def test_hashes_reported_every_few_files_and_files_streamed_give_the_same_site(canonic, monkeypatch, tmp_path):
+    """Every 7 files the writer reports, and every file of 1,000 bytes or more is checked by
+    the build and streamed to disk (what the downloads page at 1000x data is)."""
     root, one_process = canonic
     monkeypatch.setattr(publish, "SYNC_EVERY", 7)
+    monkeypatch.setattr(disk_writer, "STREAM_BYTES", 1000)
     result = build(load_config(root), tmp_path / "out", cache=False)
     assert hash_tree(tmp_path / "out") == one_process and result.files == len(one_process)
