@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import amendments, collector, forked, incremental, numbers, publish, render, site_files, site_index
+from sitegen import amendments, collector, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
@@ -368,9 +368,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
             emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None) -> list[str]:
     """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
     rendered, checked and dropped, as validate does), so that a build holds one page at a
-    time, not the site; the output paths of them all, sorted. When `emit` is the build's
-    PageSink, a family of many pages has half of them rendered by a fork of this process
-    meanwhile (forked.py), which writes them itself. Authored pages' problems (an
+    time, not the site; the output paths of them all, sorted. Authored pages' problems (an
     unknown shortcode, a template that does not exist) are InputErrors naming the markdown
     file, with every output path claimed twice (_claim_outputs: validate and build both come
     here); they are all raised before any family's page is rendered.
@@ -427,74 +425,25 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
                 emit(path, html)
             paths += hit
             continue
-        def one(p: Page, fid=fid) -> str:
+        kept: dict[str, str] | None = {} if keys else None
+        size = 0
+        for p in full(fid).pages:
             if callable(p.context):  # made now, and checked as check_finite checks the rest
                 p = replace(p, context=p.context())
                 (checked or numbers.Checked()).context(fid, p.path, p.context)
-            return _page_html(env, site, p)
-
-        pages = full(fid).pages
-        fork = None
-        if isinstance(emit, PageSink) and forked.worth_forking(len(pages)):
-            # the second half in a fork of this process, meanwhile (forked.py)
-            half = len(pages) // 2
-            fork = forked.Fork(lambda: _pages_in_fork(pages[half:], one, emit.writer, keep=keys is not None))
-            pages = pages[:half]
-        try:
-            done, kept = _render_pages(pages, one, emit, keep=keys is not None)
-            if fork is not None:
-                theirs = fork.join()
-                emit.adopt(theirs)
-                done += theirs["paths"]
-                kept = None if kept is None or theirs["kept"] is None else _within_cache({**kept, **theirs["kept"]})
-        except BaseException:
-            if fork is not None:
-                fork.cancel()
-            raise
-        paths += done
+            html = _page_html(env, site, p)
+            emit(p.path, html)
+            paths.append(p.path)
+            if kept is not None:
+                kept[p.path] = html
+                size += len(html)
+                if size > PAGE_CACHE_BYTES:
+                    kept = None
         if kept is not None:
             keys.cache.put(f"pages/{fid}", k, kept)
     for path, html in authored.items():
         emit(path, html)
     return sorted(paths)
-
-
-def _render_pages(pages: list[Page], one: Callable[[Page], str], emit: Callable[[str, str], None],
-                  keep: bool) -> tuple[list[str], dict[str, str] | None]:
-    """Render `pages` by one(page), each handed to emit as it is rendered: their paths, and
-    with `keep` their HTML by path while it fits PAGE_CACHE_BYTES (None past it)."""
-    paths: list[str] = []
-    kept: dict[str, str] | None = {} if keep else None
-    size = 0
-    for p in pages:
-        html = one(p)
-        emit(p.path, html)
-        paths.append(p.path)
-        if kept is not None:
-            kept[p.path] = html
-            size += len(html)
-            if size > PAGE_CACHE_BYTES:
-                kept = None
-    return paths, kept
-
-
-def _within_cache(kept: dict[str, str]) -> dict[str, str] | None:
-    return kept if sum(map(len, kept.values())) <= PAGE_CACHE_BYTES else None
-
-
-def _pages_in_fork(pages: list[Page], one: Callable[[Page], str], writer: publish.Writer, keep: bool) -> dict:
-    """What a fork of the build does with its share of a family's pages (forked.Fork): render
-    them into the staging directory through a writer of its own, and return what the build
-    records of them (PageSink.adopt)."""
-    branch = writer.branch()
-    sink = PageSink(branch)
-    try:
-        paths, kept = _render_pages(pages, one, sink, keep)
-        branch.finish()
-    except BaseException:
-        branch.stop()  # nothing more goes into the staging directory
-        raise
-    return {"paths": paths, "kept": kept, "written": branch.report(), "waiting": sink.waiting}
 
 
 def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tuple], known: list[str]) -> dict[str, str]:
@@ -580,24 +529,18 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     return manifest
 
 
-class PageSink:
-    """Where _render hands each rendered page: written at once when it shows no figure,
-    otherwise held in `waiting` until the figures are drawn (_write_figures)."""
+def _page_writer(writer: publish.Writer) -> tuple[Callable[[str, str], None], dict[str, str]]:
+    """`emit(path, html)` for _render: a page that shows no figure is written at once; one that
+    shows figures waits, in the dict returned, until they are drawn (_write_figures)."""
+    waiting: dict[str, str] = {}
 
-    def __init__(self, writer: publish.Writer):
-        self.writer = writer
-        self.waiting: dict[str, str] = {}
-
-    def __call__(self, path: str, html: str) -> None:
+    def emit(path: str, html: str) -> None:
         if render.shows_figures(html):
-            self.waiting[path] = html
+            waiting[path] = html
         else:
-            self.writer.write_text(path, html)
+            writer.write_text(path, html)
 
-    def adopt(self, theirs: dict) -> None:
-        """Take in what a fork's sink wrote and held (_pages_in_fork)."""
-        self.writer.adopt(theirs["written"])
-        self.waiting.update(theirs["waiting"])
+    return emit, waiting
 
 
 def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str, Outputs]) -> None:
@@ -700,13 +643,13 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
-            sink = PageSink(writer)
-            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, sink, checked)
+            emit, waiting = _page_writer(writer)
+            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked)
             stage("write")
             _write_all_but_figures(writer, root, outputs)
             stage("figures")
             drawn = drawing.finish(on_figure)
-            _write_figures(writer, sink.waiting, outputs, drawn)
+            _write_figures(writer, waiting, outputs, drawn)
             # last: the downloads page and SHA256SUMS list the bytes of everything written above
             stage("index")
             site = _site_context(config, outputs)

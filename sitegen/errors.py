@@ -54,9 +54,6 @@ class InputError(SitegenError):
         self.problems = sorted(set(problems), key=_problem_key)
         super().__init__(self.render())
 
-    def __reduce__(self):  # pickled by its problems (a fork of the build hands its errors back)
-        return (type(self), (self.problems,))
-
     def render(self) -> str:
         """Every problem counted; at most SHOWN_PER_FILE lines of them per file, then how many
         more that file has (a runaway artifact would otherwise print a line per key)."""

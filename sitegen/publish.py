@@ -322,27 +322,6 @@ class Writer:
         self._seconds = 0.0
         self._check_seconds = 0.0
 
-    def branch(self) -> Writer:
-        """A writer into this one's staging directory with a writer process of its own, for a
-        fork of the build (forked.py); the build takes in what it wrote by adopt()."""
-        other = object.__new__(Writer)
-        other.out_dir, other.staging = self.out_dir, self.staging
-        other._start(disk_writer.Disk(self._disk.staging, self._disk.previous, self._disk.masked))
-        return other
-
-    def adopt(self, other: dict) -> None:
-        """Take in what a branch() wrote, all on disk (its finish() returned): its `report()`."""
-        for rel in other["files"]:
-            self._claim(rel)
-        self._files.update(other["files"])
-        self.sizes.update(other["sizes"])
-        self._seconds += other["seconds"]
-        self._check_seconds += other["check_seconds"]
-
-    def report(self) -> dict:
-        """What the build records of the files written (a branch's, for adopt())."""
-        return {"files": self.files, "sizes": self.sizes, "seconds": self.seconds, "check_seconds": self.check_seconds}
-
     @property
     def files(self) -> dict[str, str]:
         """Output path -> SHA-256 of every file written, in the order written, once all are on disk."""
