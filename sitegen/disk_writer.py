@@ -18,7 +18,7 @@ write had failed. A file is never reported written before it is on disk.
 
 The writer process dies with the build (PR_SET_PDEATHSIG): a build killed mid-write leaves a
 staging directory that the next build removes, never a writer still filling it. It imports
-only the standard library, orjson and sitegen's aggregate-field rules.
+only the standard library, orjson, and sitegen's aggregate-field rules and errors.
 """
 
 from __future__ import annotations
