@@ -302,15 +302,12 @@ class Writer:
         # after it is made (a call per file that the usual umask, 022, makes a no-op).
         masked = bool(_umask() & (FILE_MODE | DIR_MODE))
         previous = str(self.out_dir) if self.out_dir.is_dir() else None  # a rebuild: unchanged files are linked
+        self._disk = disk_writer.Disk(str(self.staging), previous, masked)  # write_from's, in this process
         try:
-            self._start(disk_writer.Disk(str(self.staging), previous, masked))
+            self._writer = disk_writer.DiskWriter(str(self.staging), previous, masked)
         except BaseException:
             shutil.rmtree(self.staging, ignore_errors=True)
             raise
-
-    def _start(self, disk: disk_writer.Disk) -> None:
-        self._disk = disk  # write_from's, in this process
-        self._writer = disk_writer.DiskWriter(disk.staging, disk.previous, disk.masked)
         self._claimed: set[str] = set()  # every path written or sent to be
         self._unsynced = 0  # files sent since the writer process last reported
         self._files: dict[str, str] = {}  # output path -> SHA-256, of the files known to be on disk
