@@ -89,7 +89,6 @@ class Disk:
     def __init__(self, staging: str, previous: str | None, masked: bool):
         self.staging, self.previous, self.masked = staging, previous, masked
         self.dirs: set[str] = {staging}  # each made with DIR_MODE
-        self.left = 0  # of the file being streamed (stream_file)
 
     def put_file(self, rel: str, data: bytes) -> None:
         target = f"{self.staging}/{rel}"
@@ -97,40 +96,49 @@ class Disk:
         if self.previous is not None and self._link_unchanged(rel, data, target):
             os.chmod(target, FILE_MODE)  # a link shares the previous file's mode, whatever someone set it to
             return
-        # O_EXCL: a path is written once, and never through a link someone placed there
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        fd = self._create(target)
         try:
-            if self.masked:
-                os.fchmod(fd, FILE_MODE)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            _write_all(fd, data)
         finally:
             os.close(fd)
 
     def stream_file(self, rel: str, inp, n: int) -> str:
-        """Write the next n bytes of `inp` at rel as they arrive: their SHA-256. `left`: what
-        of them is still unread, should writing fail."""
-        self.left = n
+        """Write the next n bytes of `inp` at rel as they arrive: their SHA-256. All n are read
+        whatever happens, so that a failure to write leaves the next frame where it begins."""
         target = f"{self.staging}/{rel}"
-        self.make_dir(os.path.dirname(target))
-        sha = hashlib.sha256()
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        error: OSError | None = None
+        fd = None
         try:
-            if self.masked:
-                os.fchmod(fd, FILE_MODE)
-            while self.left:
-                chunk = inp.read(min(self.left, _PIPE_BYTES))
+            self.make_dir(os.path.dirname(target))
+            fd = self._create(target)
+        except OSError as exc:
+            error = exc
+        sha = hashlib.sha256()
+        try:
+            while n:
+                chunk = inp.read(min(n, _PIPE_BYTES))
                 if not chunk:
                     raise _Ended
-                self.left -= len(chunk)
-                sha.update(chunk)
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view):]
+                n -= len(chunk)
+                if error is None:
+                    sha.update(chunk)
+                    try:
+                        _write_all(fd, chunk)
+                    except OSError as exc:
+                        error = exc
         finally:
-            os.close(fd)
+            if fd is not None:
+                os.close(fd)
+        if error is not None:
+            raise error
         return sha.hexdigest()
+
+    def _create(self, target: str) -> int:
+        # O_EXCL: a path is written once, and never through a link someone placed there
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        if self.masked:
+            os.fchmod(fd, FILE_MODE)
+        return fd
 
     def _link_unchanged(self, rel: str, data: bytes, target: str) -> bool:
         """Hard-link target to the previous output's rel when its bytes are `data` (compared
@@ -187,19 +195,16 @@ def serve(config: dict) -> None:
         rel = inp.read(n_rel).decode("utf-8")
         if what == _WRITE_CHECKED:
             started = time.perf_counter()
-            disk.left = n_data
             try:
-                if failure is not None:
-                    raise _Skip
+                if failure is not None:  # the build stops at the next sync: the rest is never published
+                    if not _drain(inp, n_data):
+                        return
+                    continue
                 done.append((rel, disk.stream_file(rel, inp, n_data)))
-            except _Skip:
-                pass
             except _Ended:
                 return
             except OSError as exc:
                 failure = {"os": [exc.errno, exc.strerror, exc.filename]}
-            if not _drain(inp, disk.left):
-                return
             disk_s += time.perf_counter() - started
             continue
         data = inp.read(n_data)
@@ -231,12 +236,14 @@ def serve(config: dict) -> None:
                 return
 
 
-class _Skip(Exception):
-    """A file not written, as an earlier one failed: the build stops at its next sync."""
-
-
 class _Ended(Exception):
     """The build's end of the pipe closed mid-file: the build is gone."""
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _drain(inp, n: int) -> bool:
@@ -321,9 +328,7 @@ class DiskWriter:
     def _send(self, parts: list[bytes]) -> None:
         try:
             for part in parts:
-                view = memoryview(part)
-                while view:
-                    view = view[os.write(self._in, view):]
+                _write_all(self._in, part)
         except BrokenPipeError:
             raise self._gone() from None
 
