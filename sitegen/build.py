@@ -543,15 +543,21 @@ def _page_writer(writer: publish.Writer) -> tuple[Callable[[str, str], None], di
     return emit, waiting
 
 
-def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str, Outputs]) -> None:
+def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str, Outputs], keys: dict[str, str] | None) -> None:
     """Write every table, figure's data, raw record, family file and asset: all that is ready
-    while the figures are drawn."""
-    for o in outputs.values():
+    while the figures are drawn. A family's table and figure-data files are made from its key
+    (`keys`, with the cache): taken from the output they replace when that was made from it too."""
+    for fid, o in outputs.items():
+        group, key = f"family/{fid}", keys[fid] if keys is not None else None
         for tbl in o.tables:
-            for rel, data in publish.table_files(tbl).items():
-                writer.write(rel, data)
+            names = [tbl.stem + s for s in publish.TABLE_SUFFIXES]
+            if left := [rel for rel in names if not writer.take(group, key, rel)]:
+                made = publish.table_files(tbl)
+                for rel in left:
+                    writer.write(rel, made[rel])
         for fig in o.figures:
-            writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
+            if not writer.take(group, key, f"{fig.name}.csv"):
+                writer.write(f"{fig.name}.csv", publish.figure_data_csv(fig))
         for rel in o.raw_files:
             writer.write(f"raw/{rel}", input_bytes(root, root / rel))
         for rel, data in sorted(o.files.items()):
@@ -574,7 +580,7 @@ def _write_figures(writer: publish.Writer, waiting: dict[str, str], outputs: dic
 
 
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
-          on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True) -> BuildResult:
+          on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True, keep_workers: bool = True) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
     it to inject failures; STAGES lists them); the output directory changes only in the last
     one, "swap".
@@ -583,14 +589,18 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     With `cache` (the default) the content-keyed cache is used: when out_dir already holds the
     build of these very inputs and this code, and its files are as its manifest says, nothing
     is done and no stage is entered (BuildResult.up_to_date); otherwise unchanged families and
-    pages are reused (see the module docstring)."""
+    pages are reused (see the module docstring).
+
+    `keep_workers` (the default): the figure workers stay for the process's next build (`sitegen
+    serve`, a test suite). The command line builds once, and ends them once the figures are
+    drawn, so that the stages after it do not hold their memory."""
     publish.check_output_dir(Path(out_dir), config.root)
     with publish.output_lock(Path(out_dir)), collector.working():  # one build at a time writes an output
-        return _build(config, Path(out_dir), on_stage, on_figure, cache)
+        return _build(config, Path(out_dir), on_stage, on_figure, cache, keep_workers)
 
 
 def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
-           on_figure: Callable[[int, int], None] | None, cache: bool) -> BuildResult:
+           on_figure: Callable[[int, int], None] | None, cache: bool, keep_workers: bool) -> BuildResult:
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -639,21 +649,25 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
     try:
         env = render.environment(root / "templates", _template_dirs(config))
-        writer = publish.Writer(Path(out_dir))
+        made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces
+        writer = publish.Writer(Path(out_dir), publish.Made(*made) if made else None)
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
             emit, waiting = _page_writer(writer)
             paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked)
             stage("write")
-            _write_all_but_figures(writer, root, outputs)
+            _write_all_but_figures(writer, root, outputs, keys)
             stage("figures")
             drawn = drawing.finish(on_figure)
+            if not keep_workers:
+                figures_mod.end_workers()
             _write_figures(writer, waiting, outputs, drawn)
             # last: the downloads page and SHA256SUMS list the bytes of everything written above
             stage("index")
             site = _site_context(config, outputs)
-            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_html(env, site, page))
+            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_html(env, site, page),
+                                                 incremental.code_key() if cache else None)
             stage("manifest")
             manifest = _manifest(intake.loaded, outputs, writer.files, config)
             manifest_bytes = publish.json_bytes(manifest)
@@ -682,7 +696,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         try:
             store_.save()
             incremental.record_build(root, out, build_key, result.pages, result.files, manifest_bytes, dated_until(outputs),
-                                     writer.files)
+                                     writer.files, writer.made)
         except Exception as exc:  # noqa: BLE001 - the site is published: a failure here must not say otherwise
             warnings.append(f"published; the build cache could not be saved: {exc}")
         clock[SAVE_STEP] = time.perf_counter() - saving

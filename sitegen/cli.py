@@ -76,7 +76,7 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         if review:
             config = config.model_copy(update={"review": True})
         with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
-            result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache)
+            result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache, keep_workers=False)
     except SitegenError as exc:
         _fail(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer

@@ -289,12 +289,19 @@ def _pool() -> ProcessPoolExecutor:
         return _POOL
 
 
-def _retire_pool() -> None:
+def _retire_pool(wait: bool = False) -> None:
     global _POOL
     with _POOL_LOCK:
         pool, _POOL = _POOL, None
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def end_workers() -> None:
+    """End the figure workers now, for a process that builds once (the command line): what
+    they hold (a vl-convert runtime each, about 150 MiB) is then not kept through the stages
+    after the figures. The next build of the process would start new ones."""
+    _retire_pool(wait=True)
 
 
 def _cancel(pending: set[Future]) -> None:

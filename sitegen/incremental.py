@@ -247,7 +247,8 @@ _INT64 = range(-(2 ** 63), 2 ** 64)  # what orjson holds as a JSON number
 
 def _tree(value: Any, named: bool = False) -> Any:
     """`value` as JSON in which no two values look alike: a JSON object only ever stands for a
-    tag, {"t": tuple}, {"d": [[key, value], ...]}, {"b": base64 bytes}, {"c": [class, fields]},
+    tag, {"t": tuple}, {"r": a list of tuples of plain values}, {"d": [[key, value], ...]},
+    {"b": base64 bytes}, {"c": [class, fields]},
     {"n": a NaN or infinity}, {"i": a large int}, and with `named` (keys) {"f": a function's
     name}, so a string cannot pass for a function nor a list for a tuple. Anything else is a
     TypeError, never a stand-in that might equal another value's."""
@@ -259,11 +260,18 @@ def _tree(value: Any, named: bool = False) -> Any:
     if kind is float:
         return value if math.isfinite(value) else {"n": repr(value)}
     if kind is list:
+        if _plain(value):
+            return value
+        if value and _rows(value):
+            return {"r": list(map(list, value))}
         return [_tree(v, named) for v in value]
     if kind is tuple:
-        return {"t": [_tree(v, named) for v in value]}
+        return {"t": list(value) if _plain(value) else [_tree(v, named) for v in value]}
     if kind is dict:
-        pairs = [[_tree(k, named), _tree(v, named)] for k, v in value.items()]
+        if _TEXT.issuperset(map(type, value)) and _plain(list(value.values())):  # a record: a figure's datum, a summary
+            pairs = list(map(list, value.items()))
+        else:
+            pairs = [[_tree(k, named), _tree(v, named)] for k, v in value.items()]
         if named:  # a key does not depend on the order a dict was filled in
             if not all(type(k) is str for k in value):
                 raise TypeError("a dict with keys other than strings in a cache key")
@@ -281,6 +289,28 @@ def _tree(value: Any, named: bool = False) -> Any:
 # What JSON holds as itself: a list of only these (a table's row, a figure's column) is taken
 # whole, one C-level pass over its types instead of a call per value.
 _PLAIN = frozenset({str, bool, int, float, type(None)})
+_TEXT = frozenset({str, bool, type(None)})  # of those, the ones held as themselves whatever their value
+
+
+def _rows(items: list) -> bool:
+    """Whether `items` is a list of tuples of plain values (_plain): a table's rows, tagged
+    {"r": [[...], ...]} as a whole rather than one {"t": ...} a row."""
+    return set(map(type, items)) == {tuple} and _plain([x for row in items for x in row])
+
+
+def _plain(items: list | tuple) -> bool:
+    """Whether _tree() writes each of `items` as itself: a string, boolean or None, a finite
+    float, an int orjson holds as a number. Checked for the whole list at once (a table's rows
+    hold thousands), instead of a call of _tree per value."""
+    kinds = set(map(type, items))
+    if kinds <= _TEXT:
+        return True
+    if not kinds <= _PLAIN:
+        return False
+    ints = [v for v in items if type(v) is int]
+    if ints and (min(ints) < _INT64.start or max(ints) >= _INT64.stop):
+        return False
+    return all(map(math.isfinite, [v for v in items if type(v) is float]))
 
 
 def _value(tree: Any) -> Any:
@@ -300,6 +330,11 @@ def _value(tree: Any) -> Any:
         if all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) in _PLAIN for p in pairs):
             return dict(pairs)  # string keys and plain values: a page's HTML by path, a record
         return {_value(k): _value(v) for k, v in (_pair(p) for p in pairs)}
+    if tag == "r":
+        rows = _list(inner)
+        if not all(type(r) is list and _PLAIN.issuperset(map(type, r)) for r in rows):
+            raise ValueError("not rows of plain values")
+        return list(map(tuple, rows))
     if tag == "b":
         return base64.b64decode(_str(inner), validate=True)
     if tag == "n":
@@ -440,20 +475,45 @@ def _records(root: Path) -> dict:
 
 
 def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, manifest: bytes, dated_until: str = "",
-                 written: Iterable[str] = ()) -> None:
+                 written: Iterable[str] = (), made: dict[str, str] | None = None) -> None:
     """Note that out_dir now holds the build of `key`, whose manifest.json is `manifest` (the
     bytes this build wrote: whatever is on disk may already be another build's). Called after
     the swap. `dated_until`: the latest date its inputs hold (the families' summaries).
     `written`: the files the build wrote, whose identities (stat_index) let the next no-op
-    check skip hashing the files nothing has touched since."""
+    check skip hashing the files nothing has touched since. `made`: the key each group of its
+    files was made from (publish.Writer.take), for the next build to take them (made_before)."""
     records = _records(root)
     records[str(out_dir.resolve())] = {"key": key, "manifest": sha256_bytes(manifest), "pages": pages, "files": files,
-                                       "dated_until": dated_until, "stat": stat_index(out_dir, written)}
+                                       "dated_until": dated_until, "stat": stat_index(out_dir, written),
+                                       "made": dict(sorted((made or {}).items()))}
     path = _records_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"builds.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(records, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)
+
+
+def made_before(root: Path, out_dir: Path) -> tuple[dict[str, str], dict[str, str]] | None:
+    """What out_dir's build recorded each group of its files was made from (group -> key), and
+    each file's SHA-256 as its manifest.json lists them; None when there is no such record, or
+    the manifest.json there is not the one that build wrote. A rebuild takes a file from there
+    only once the file hashes as listed (publish.Writer.take)."""
+    record = _records(root).get(str(out_dir.resolve()))
+    made = record.get("made") if isinstance(record, dict) else None
+    if not isinstance(made, dict) or not all(isinstance(v, str) for v in made.values()):
+        return None
+    try:
+        fd = os.open(out_dir / "manifest.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with open(fd, "rb") as fh:
+            data = fh.read()
+        if sha256_bytes(data) != record.get("manifest"):
+            return None
+        files = json.loads(data)["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return None
+    return made, files
 
 
 def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:

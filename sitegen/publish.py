@@ -20,6 +20,12 @@ The build never writes a path twice, so a linked file is never opened for writin
 
 The files are put on disk by a process of their own beside the build (disk_writer.py), which
 also makes each file's aggregate-field check and SHA-256, so rendering never waits on the disk.
+
+A file made from a key (a family's table files from the family's key, an archive from its
+members' hashes) need not be made again when the output being replaced was made from the same
+key: `take` links the previous output's file instead, once its bytes hash to what that build's
+manifest lists. The key says the bytes would be the same, and that build's checks passed on
+them; the hash says the file still holds them.
 """
 
 from __future__ import annotations
@@ -266,6 +272,15 @@ class OutputPaths:
         return None
 
 
+@dataclass(frozen=True)
+class Made:
+    """What a previous build of the output was made from: each group's key (Writer.take), and
+    each file's SHA-256 as its manifest lists them."""
+
+    keys: dict[str, str]
+    files: dict[str, str]
+
+
 # Files sent to the writer process between two reports of their hashes: what it holds of them
 # at 1000x data (236,000 files) stays a few MB, for a wait of milliseconds every so many files.
 SYNC_EVERY = 8192
@@ -276,8 +291,11 @@ class Writer:
     process of its own (disk_writer) while the build goes on: `files`, and every step that
     reads the staging directory, wait for all that was sent before them."""
 
-    def __init__(self, out_dir: Path):
+    def __init__(self, out_dir: Path, previous: Made | None = None):
         self.out_dir = out_dir.resolve()
+        # What the output being replaced was made from, and this build's own record of it
+        self._previous = previous if previous is not None and self.out_dir.is_dir() else None
+        self.made: dict[str, str] = {}  # group -> the key its files were made from (take)
         parent = self.out_dir.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
@@ -362,6 +380,44 @@ class Writer:
         if rel in self._claimed:
             raise BuildError(f"two outputs claim the same file: {rel}")
         self._claimed.add(rel)
+
+    def take(self, group: str, key: str | None, rel: str) -> bool:
+        """Put at REL the previous output's file, when that output's files of `group` were
+        made from `key` too and the file's bytes still hash to what its manifest lists; False
+        (nothing written) otherwise, and the caller makes the file. Either way REL is made
+        from `key`, as the next build will read in `made`."""
+        if rel in self._claimed or not is_plain_path(rel):
+            self._claim(rel)  # refused, as writing it would be
+        if key is None:
+            return False
+        self.made[group] = key
+        previous = self._previous
+        if previous is None or previous.keys.get(group) != key or rel not in previous.files:
+            return False
+        started = time.perf_counter()
+        target = f"{self.staging}/{rel}"
+        try:
+            self._disk.make_dir(os.path.dirname(target))
+            os.link(f"{self.out_dir}/{rel}", target, follow_symlinks=False)
+        except OSError:
+            return False
+        try:
+            # What is hashed is what was linked: a symbolic link or anything but a file fails here
+            fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            with open(fd, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                same = stat.S_ISREG(st.st_mode) and hashlib.file_digest(fh, "sha256").hexdigest() == previous.files[rel]
+        except OSError:
+            same = False
+        if not same:
+            os.unlink(target)
+            return False
+        os.chmod(target, FILE_MODE)  # a link shares the previous file's mode, whatever someone set it to
+        self._claim(rel)
+        self._files[rel] = previous.files[rel]
+        self.sizes[rel] = st.st_size
+        self._seconds += time.perf_counter() - started
+        return True
 
     def write_from(self, rel: str, fill: Callable[[BinaryIO], None]) -> None:
         """Write REL by `fill(fh)`, for a file made in pieces that is too large to hold as bytes

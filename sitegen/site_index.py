@@ -28,8 +28,9 @@ from markupsafe import escape as escape_html
 from sitegen.atom import Category, FeedHead, atom_feed
 from sitegen.config import SiteConfig
 from sitegen.families import Outputs, Page
+from sitegen.load import sha256_bytes
 from sitegen.numbers import display
-from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer
+from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer, json_bytes
 
 DOWNLOADS_PAGE = "downloads/index.html"
 SUMS_FILE = "SHA256SUMS"
@@ -281,10 +282,12 @@ def downloads_page(sections: list[Section]) -> Page:
 
 
 def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs], pages: list[str],
-                render_page: Callable[[Page], str]) -> list[str]:
+                render_page: Callable[[Page], str], code: str | None = None) -> list[str]:
     """Write the feed, the sitemap and robots.txt, each family's archive, then SHA256SUMS and
     the downloads page from the bytes already written. `pages`: every HTML page written so far; `render_page` renders
-    a Page as the site's other pages are rendered. Returns the pages it wrote."""
+    a Page as the site's other pages are rendered. Returns the pages it wrote. `code`: the
+    generator's identity, with the build cache: an archive is made from it and its members'
+    hashes, and taken from the output it replaces when that one was made from the same."""
     feed = site_feed(config, outputs)
     if feed is not None:
         writer.write(FEED_FILE, feed)
@@ -296,8 +299,12 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
     by_id = {sec.id: sec for sec in downloads(outputs, writer.files, writer.sizes)}
     for fid in outputs:
         if (sec := by_id.get(f"dl-{fid}")) is not None:
+            rel = archive_path(fid)
+            key = sha256_bytes(json_bytes([code, [[f.path, f.sha256] for f in sec.files]])) if code else None
+            if writer.take(rel, key, rel):
+                continue
             members = [(f.path, (writer.staging / f.path).read_bytes) for f in sec.files]
-            writer.write_from(archive_path(fid), lambda out, members=members: archive(out, members))
+            writer.write_from(rel, lambda out, members=members: archive(out, members))
     sections = downloads(outputs, writer.files, writer.sizes)
     writer.write(SUMS_FILE, sha256sums(sections))
     writer.write_text(DOWNLOADS_PAGE, render_page(downloads_page(sections)))

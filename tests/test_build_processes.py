@@ -47,3 +47,25 @@ def test_an_aggregate_field_is_refused_however_the_file_is_sent(canonic, monkeyp
     with pytest.raises(BuildError, match="a generated file carries a cross-domain aggregate field: total_score"):
         build(load_config(root), out, cache=False)
     assert not out.exists() and leftovers_beside(out) == []
+
+
+@pytest.mark.parametrize("keep", [True, False], ids=["kept for the next build", "ended after the figures"])
+def test_the_command_lines_single_build_ends_its_figure_workers_once_the_figures_are_drawn(canonic, tmp_path, keep):
+    """`sitegen build` builds once: its figure workers (a vl-convert runtime each) are gone by
+    the stages after the figures, so their memory is not held to the end. A process that
+    builds again (serve, this test suite) keeps them."""
+    from sitegen import figures, parallel
+
+    if parallel.workers() < 2:
+        pytest.skip("one worker: figures are drawn in the build's own process")
+    root, one_process = canonic
+    figures.end_workers()  # this process's earlier builds may have left a pool: start from none
+    seen = {}
+
+    def hook(name: str) -> None:
+        if name == "index":
+            seen["pool"] = figures._POOL is not None
+
+    build(load_config(root), tmp_path / "out", on_stage=hook, cache=False, keep_workers=keep)
+    assert seen == {"pool": keep}
+    assert hash_tree(tmp_path / "out") == one_process

@@ -395,6 +395,80 @@ def test_unchanged_files_are_linked_not_copied_and_the_previous_output_survives(
     assert tree(out) == before
 
 
+class Making:
+    """Which table files and archives a build makes (rather than takes from the previous output)."""
+
+    def __init__(self, monkeypatch):
+        from sitegen import publish, site_index
+
+        self.tables: list[str] = []
+        self.archives: list[str] = []
+        real_tables, real_archive = publish.table_files, site_index.archive
+
+        def table_files(table):
+            self.tables.append(table.stem)
+            return real_tables(table)
+
+        def archive(out, files):
+            self.archives.append(files[0][0].split("/")[0])  # every member of a family's archive is under its folder
+            return real_archive(out, files)
+        monkeypatch.setattr(publish, "table_files", table_files)
+        monkeypatch.setattr(site_index, "archive", archive)
+
+
+def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(site, tmp_path, monkeypatch):
+    """An amendment of one family: the other family's tables and archive are linked from the
+    output being replaced (same family key, same members), the edited family's are made again,
+    and the result is the cold build's."""
+    out = tmp_path / "out"
+    append(site, AMENDMENT, SENTENCE)
+    making = Making(monkeypatch)
+    inodes = {rel: (out / rel).stat().st_ino for rel in ("downloads/nextchapter.zip", "downloads/vignette.zip")}
+    build(load_config(site), out)
+    assert making.tables and all(stem.startswith("vignette/") for stem in making.tables), making.tables
+    assert making.archives == ["vignette"]
+    assert (out / "downloads/nextchapter.zip").stat().st_ino == inodes["downloads/nextchapter.zip"]
+    assert (out / "downloads/vignette.zip").stat().st_ino != inodes["downloads/vignette.zip"]
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_previous_file_that_no_longer_holds_its_bytes_is_made_again(site, tmp_path, monkeypatch):
+    """A table edited by hand in the output, another replaced by a symbolic link to a copy of
+    its right bytes, and the archive edited: each is made again (never linked, never followed),
+    and the rebuild is the cold build's."""
+    out = tmp_path / "out"
+    csvs = sorted(p.relative_to(out).as_posix() for p in (out / "nextchapter").rglob("*.csv")
+                  if (out / p.relative_to(out).with_suffix(".json")).exists())
+    edited, linked = csvs[0], csvs[1]
+    (out / edited).write_bytes((out / edited).read_bytes().replace(b"\n", b"\r\n", 1))
+    outside = tmp_path / "outside.csv"
+    outside.write_bytes((out / linked).read_bytes())
+    (out / linked).unlink()
+    (out / linked).symlink_to(outside)
+    with open(out / "downloads/nextchapter.zip", "ab") as f:
+        f.write(b"\0")
+    append(site, AMENDMENT, SENTENCE)
+    making = Making(monkeypatch)
+    build(load_config(site), out)
+    assert {edited[:-4], linked[:-4]} <= set(making.tables), making.tables
+    assert "nextchapter" in making.archives
+    assert not (out / linked).is_symlink() and outside.read_bytes() == (out / linked).read_bytes()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_nothing_is_taken_from_an_output_another_build_replaced(site, tmp_path, monkeypatch):
+    """An output that a build without the cache replaced, from other inputs, is not the one the
+    record describes (its manifest differs): nothing is taken from it."""
+    out = tmp_path / "out"
+    append(site, AMENDMENT, " Built without the cache.")
+    build(load_config(site), out, cache=False)
+    append(site, AMENDMENT, SENTENCE)
+    making = Making(monkeypatch)
+    build(load_config(site), out)
+    assert any(stem.startswith("nextchapter/") for stem in making.tables) and "nextchapter" in making.archives
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_the_code_key_covers_the_installed_distributions_and_the_package(monkeypatch, tmp_path):
     before = incremental.code_key()
     fake = tmp_path / "site-packages"
@@ -460,8 +534,14 @@ def test_an_entry_holds_data_only_and_round_trips_exactly():
                 figures=[Figure("a/f", [{"k": 1.0}], incremental.DrawRef("sitegen.families.canonic.figure", "draw_transfer"), "alt", {}, "c", "k")],
                 fragments={"s": ("t.html", {})}, summary={"t": (1, 2), "big": 2 ** 70, "inf": float("inf")}, files={"f.xml": b"\x00\xff"})
     assert incremental.decode(incremental.encode(o)) == o
+    # rows are tagged as a whole only when every one is a tuple of plain values
+    for rows in ([(1, "a"), (None, 2.5)], [()], [(1,), [2]], [(float("nan"),)], [(2 ** 70,)], [((1,),)], [{"k": (1,)}, {"k": 1.5}]):
+        assert repr(incremental.decode(incremental.encode(rows))) == repr(rows)
+    assert incremental.decode(incremental.encode([(1, "a")])) != [[1, "a"]]
     with pytest.raises(TypeError):
         incremental.encode({"x": object()})
+    with pytest.raises(ValueError):
+        incremental.decode(b'{"r": [[1, {"t": [2]}]]}')
     forged = incremental.encode(incremental.DrawRef("sitegen.families.canonic.figure", "draw_transfer")).replace(b"sitegen.families.canonic.figure", b"os")
     with pytest.raises(ValueError):
         incremental.decode(forged)
