@@ -412,7 +412,8 @@ class Writer:
         if not same:
             os.unlink(target)
             return False
-        os.chmod(target, FILE_MODE)  # a link shares the previous file's mode, whatever someone set it to
+        if stat.S_IMODE(st.st_mode) != FILE_MODE:  # a link shares the previous file's mode, whatever someone set it to
+            os.chmod(target, FILE_MODE)
         self._claim(rel)
         self._files[rel] = previous.files[rel]
         self.sizes[rel] = st.st_size

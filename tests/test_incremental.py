@@ -419,11 +419,12 @@ class Making:
 def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(site, tmp_path, monkeypatch):
     """An amendment of one family: the other family's tables and archive are linked from the
     output being replaced (same family key, same members), the edited family's are made again,
-    and the result is the cold build's."""
+    and the result is the cold build's, modes too (a taken file someone made private)."""
     out = tmp_path / "out"
     append(site, AMENDMENT, SENTENCE)
     making = Making(monkeypatch)
     inodes = {rel: (out / rel).stat().st_ino for rel in ("downloads/nextchapter.zip", "downloads/vignette.zip")}
+    next(out.glob("nextchapter/**/*.csv")).chmod(0o600)
     build(load_config(site), out)
     assert making.tables and all(stem.startswith("vignette/") for stem in making.tables), making.tables
     assert making.archives == ["vignette"]
