@@ -365,7 +365,8 @@ PAGE_CACHE_BYTES = 256 * 2**20
 
 def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
             keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None,
-            emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None) -> list[str]:
+            emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None,
+            take: Callable[[str, str, str], bool] | None = None) -> list[str]:
     """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
     rendered, checked and dropped, as validate does), so that a build holds one page at a
     time, not the site; the output paths of them all, sorted. Authored pages' problems (an
@@ -378,7 +379,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     whose sections it places are; what is rendered goes into the cache (a family's pages while
     they fit PAGE_CACHE_BYTES). `full(fid)` gives a family's Outputs with its page contexts and
     sections, which a family taken from the cache leaves out of `outputs` (see _light) and reads
-    only for pages it must render again."""
+    only for pages it must render again.
+
+    `take(group, key, path)` (publish.Writer.take, in a build with the cache): a family's pages
+    made from the same key as the output being replaced are linked from it, neither read from
+    the cache nor rendered (nor computed, for a family whose pages outgrow the cache)."""
     env = env or render.environment(config.root / "templates", _template_dirs(config))
     full = full or outputs.__getitem__
     emit = emit or (lambda path, html: None)
@@ -419,15 +424,23 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     paths = list(authored)
     for fid in outputs:
         k = key(fid, (keys.families[fid],)) if keys else None
+        # the final bytes of a page (figures placed) are made from its family's pages key too
+        taken = {p.path for p in outputs[fid].pages if take(f"pages/{fid}", k, p.path)} if k and take else set()
+        paths += sorted(taken)
+        if taken and len(taken) == len(outputs[fid].pages):
+            continue
         hit = keys.cache.get(f"pages/{fid}", k) if keys else None
         if hit is not None:
             for path, html in hit.items():
-                emit(path, html)
-            paths += hit
+                if path not in taken:
+                    emit(path, html)
+                    paths.append(path)
             continue
-        kept: dict[str, str] | None = {} if keys else None
+        kept: dict[str, str] | None = {} if keys and not taken else None
         size = 0
         for p in full(fid).pages:
+            if p.path in taken:
+                continue
             if callable(p.context):  # made now, and checked as check_finite checks the rest
                 p = replace(p, context=p.context())
                 (checked or numbers.Checked()).context(fid, p.path, p.context)
@@ -655,7 +668,8 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
             emit, waiting = _page_writer(writer)
-            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked)
+            paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked,
+                            writer.take)
             stage("write")
             _write_all_but_figures(writer, root, outputs, keys)
             stage("figures")

@@ -396,14 +396,21 @@ def test_unchanged_files_are_linked_not_copied_and_the_previous_output_survives(
 
 
 class Making:
-    """Which table files and archives a build makes (rather than takes from the previous output)."""
+    """Which table files and archives a build makes, and which files it sends to be written,
+    rather than takes from the previous output."""
 
     def __init__(self, monkeypatch):
         from sitegen import publish, site_index
 
         self.tables: list[str] = []
         self.archives: list[str] = []
-        real_tables, real_archive = publish.table_files, site_index.archive
+        self.written: list[str] = []
+        real_tables, real_archive, real_write = publish.table_files, site_index.archive, publish.Writer.write
+
+        def write(writer, rel, data, text=None):
+            self.written.append(rel)
+            return real_write(writer, rel, data, text)
+        monkeypatch.setattr(publish.Writer, "write", write)
 
         def table_files(table):
             self.tables.append(table.stem)
@@ -428,6 +435,8 @@ def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(sit
     build(load_config(site), out)
     assert making.tables and all(stem.startswith("vignette/") for stem in making.tables), making.tables
     assert making.archives == ["vignette"]
+    pages = [rel for rel in making.written if rel.endswith(".html")]
+    assert AMENDMENTS_PAGE in pages and "nextchapter/index.html" not in pages, pages  # (an authored page is written)
     assert (out / "downloads/nextchapter.zip").stat().st_ino == inodes["downloads/nextchapter.zip"]
     assert (out / "downloads/vignette.zip").stat().st_ino != inodes["downloads/vignette.zip"]
     assert_same_as_cold(site, out, tmp_path)
@@ -786,8 +795,9 @@ def test_a_figure_worker_imports_the_drawing_code_alone():
 
 def test_a_family_whose_pages_outgrow_the_page_cache_renders_them_again_and_builds_as_cold(site, tmp_path, monkeypatch):
     """A family's rendered pages larger than PAGE_CACHE_BYTES are not kept (at 100x data
-    Canonic's are 2.4 GB): a rebuild that needs them computes and renders the family again,
-    and its output is still the cold build's, byte for byte."""
+    Canonic's are 2.4 GB): a rebuild into a new output computes and renders the family again;
+    one into the output made from the same key takes its pages from there, without computing
+    it. Either output is the cold build's, byte for byte."""
     import sitegen.build as build_mod
 
     cache = site / incremental.CACHE_DIR
@@ -797,8 +807,15 @@ def test_a_family_whose_pages_outgrow_the_page_cache_renders_them_again_and_buil
     build(load_config(site), out)
     assert not list((cache / "pages").glob("nextchapter/*")) and list((cache / "pages").glob("authored/*"))
     append(site, AMENDMENT, " Rendered again.")
+    counting = Counting(monkeypatch)
+    build(load_config(site), tmp_path / "new")
+    assert sorted(counting.calls) == ["nextchapter", "vignette"]
+    counting.calls.clear()
     build(load_config(site), out)
+    assert counting.calls == ["vignette"]
+    monkeypatch.undo()
     assert_same_as_cold(site, out, tmp_path)
+    assert_same_as_cold(site, tmp_path / "new", tmp_path)
 
 
 def test_a_page_edited_by_hand_with_its_size_and_times_kept_is_rebuilt(site, tmp_path):
