@@ -15,9 +15,10 @@ Every key is a SHA-256 over the content of what a result depends on, never a tim
              families whose sections it places                           -> that page's HTML
     figure   its name, data and drawing code (figures.figure_key)         -> SVG, PNG, spec
     build    code + every input file                                      -> the whole output
-    made     a family's key -> its table and figure-data files; code + an archive's members'
-             hashes -> the archive. Not stored here: taken from the output being replaced,
-             whose build recorded the keys (publish.Writer.take)
+    made     a family's pages key -> its pages as written (figures placed); its family key ->
+             its table and figure-data files; code + an archive's members' hashes -> the
+             archive. Not stored here: taken from the output being replaced, whose build
+             recorded the keys (publish.Writer.take)
 
 The cache may skip work, never a check. A family's load may read only files its declaration
 matches (build.py refuses any other read as a bug in the family), so every file behind its
@@ -28,7 +29,8 @@ A family's pages are cached as a unit because their contexts share the family's 
 hashing each page's context separately pickles that result once per page (1.3 GB and 9 s
 for the demo's 412 pages, measured), far more than rendering them. A unit larger than
 build.PAGE_CACHE_BYTES is not kept (Canonic's pages at 100x data are 2.4 GB of HTML): a
-rebuild that needs those pages computes and renders the family again. Page contexts (validated
+rebuild that needs those pages takes them from the output it replaces when that was made from
+the same key ("made"), and otherwise computes and renders the family again. Page contexts (validated
 models, the family's own classes) are not cached at all: a cached family whose pages must be
 rendered again (the templates, the site context or the code changed, or an authored page
 placing its sections did) is loaded and computed afresh. Its cached entry names no class or

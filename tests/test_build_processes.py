@@ -69,3 +69,15 @@ def test_the_command_lines_single_build_ends_its_figure_workers_once_the_figures
     build(load_config(root), tmp_path / "out", on_stage=hook, cache=False, keep_workers=keep)
     assert seen == {"pool": keep}
     assert hash_tree(tmp_path / "out") == one_process
+
+
+def test_sitegen_build_ends_its_figure_workers(canonic, tmp_path, monkeypatch):
+    """The command asks its one build to end the workers after the figures (the test above)."""
+    from sitegen import figures
+    from sitegen.cli import main
+
+    ended = []
+    monkeypatch.setattr(figures, "end_workers", lambda: ended.append(True))
+    root, one_process = canonic
+    main(["build", "--root", str(root), "--out", str(tmp_path / "out"), "--no-cache"], prog_name="sitegen", standalone_mode=False)
+    assert ended == [True] and hash_tree(tmp_path / "out") == one_process

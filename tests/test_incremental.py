@@ -443,10 +443,12 @@ def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(sit
 
 
 def test_a_previous_file_that_no_longer_holds_its_bytes_is_made_again(site, tmp_path, monkeypatch):
-    """A table edited by hand in the output, another replaced by a symbolic link to a copy of
-    its right bytes, and the archive edited: each is made again (never linked, never followed),
-    and the rebuild is the cold build's."""
+    """A table and a page edited by hand in the output, another table replaced by a symbolic
+    link to a copy of its right bytes, and the archive edited: each is made again (never
+    linked, never followed), and the rebuild is the cold build's."""
     out = tmp_path / "out"
+    page = out / "nextchapter/index.html"
+    page.write_bytes(page.read_bytes() + b"\n")
     csvs = sorted(p.relative_to(out).as_posix() for p in (out / "nextchapter").rglob("*.csv")
                   if (out / p.relative_to(out).with_suffix(".json")).exists())
     edited, linked = csvs[0], csvs[1]
@@ -461,7 +463,7 @@ def test_a_previous_file_that_no_longer_holds_its_bytes_is_made_again(site, tmp_
     making = Making(monkeypatch)
     build(load_config(site), out)
     assert {edited[:-4], linked[:-4]} <= set(making.tables), making.tables
-    assert "nextchapter" in making.archives
+    assert "nextchapter" in making.archives and "nextchapter/index.html" in making.written
     assert not (out / linked).is_symlink() and outside.read_bytes() == (out / linked).read_bytes()
     assert_same_as_cold(site, out, tmp_path)
 
