@@ -272,8 +272,9 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
     return out
 
 
-# One pool of figure workers per process, started at the first build with figures to draw and
-# kept for the life of the process: vl-convert's runtime takes about a second to start in each
+# One pool of figure workers per process, started at the first build with figures to draw (as
+# it begins, when its figure cache holds none: start_workers) and kept for the life of the process
+# (the command line ends it after its one build's figures: end_workers): vl-convert's runtime takes about a second to start in each
 # worker, so a process that builds many times (`sitegen serve`, a test suite) pays it once
 # rather than once per build. Workers hold no state from one figure to the next: each job
 # carries its figure, and its output depends on nothing else.
@@ -295,6 +296,36 @@ def _retire_pool(wait: bool = False) -> None:
         pool, _POOL = _POOL, None
     if pool is not None:
         pool.shutdown(wait=wait, cancel_futures=True)
+
+
+_WARM_SPEC = {"data": {"values": [{"x": 1}]}, "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+
+
+def _warm() -> None:
+    import vl_convert as vlc
+
+    vlc.vegalite_to_svg(_WARM_SPEC)  # starts the worker's vl-convert runtime
+
+
+def start_workers() -> threading.Thread | None:
+    """Start the figure workers, and vl-convert's runtime in each (about a second a worker),
+    from a thread of their own while the build loads and computes: the first figure then does
+    not wait for them. Returns the thread (join it before the figures are drawn or the workers
+    ended), or None where figures are drawn in this process."""
+    if workers() < 2:
+        return None
+
+    def start() -> None:
+        try:
+            pool = _pool()
+            for _ in range(workers()):
+                pool.submit(_warm)
+        except Exception:  # noqa: BLE001 - a head start only: drawing starts the pool itself
+            pass
+
+    thread = threading.Thread(target=start, name="figure-workers", daemon=True)
+    thread.start()
+    return thread
 
 
 def end_workers() -> None:

@@ -81,3 +81,26 @@ def test_sitegen_build_ends_its_figure_workers(canonic, tmp_path, monkeypatch):
     root, one_process = canonic
     main(["build", "--root", str(root), "--out", str(tmp_path / "out"), "--no-cache"], prog_name="sitegen", standalone_mode=False)
     assert ended == [True] and hash_tree(tmp_path / "out") == one_process
+
+
+def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_renders(canonic, tmp_path):
+    """Nothing in the figure cache: the workers (and vl-convert's runtime in each) start while
+    the build loads and computes, so the first figure does not wait for them. With the figure
+    cache holding the figures, no worker is started."""
+    from sitegen import figures, parallel
+
+    if parallel.workers() < 2:
+        pytest.skip("one worker: figures are drawn in the build's own process")
+    _, one_process = canonic
+    root = copy_site(tmp_path / "site", families=["canonic"])  # its own: these builds fill its cache
+    seen = []
+
+    def hook(name: str) -> None:
+        if name == "render":  # before the figures are handed to the pool
+            seen.append(figures._POOL is not None)
+
+    for out in ("cold", "warm"):
+        figures.end_workers()
+        build(load_config(root), tmp_path / out, on_stage=hook)  # the first fills the figure cache
+        assert hash_tree(tmp_path / out) == one_process
+    assert seen == [True, False]
