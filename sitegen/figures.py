@@ -273,10 +273,10 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
 
 
 # One pool of figure workers per process, started at the first build with figures to draw (as
-# it begins, when its figure cache holds none: start_workers) and kept for the life of the process
-# (the command line ends it after its one build's figures: end_workers): vl-convert's runtime takes about a second to start in each
-# worker, so a process that builds many times (`sitegen serve`, a test suite) pays it once
-# rather than once per build. Workers hold no state from one figure to the next: each job
+# it begins, when its figure cache holds none: start_workers) and kept for the life of the
+# process (the command line ends it after its one build's figures: end_workers): vl-convert's
+# runtime takes about a second to start in each worker, so a process that builds many times
+# (`sitegen serve`, a test suite) pays it once rather than once per build. Workers hold no state from one figure to the next: each job
 # carries its figure, and its output depends on nothing else.
 _POOL: ProcessPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
