@@ -638,30 +638,28 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         if record is not None:
             return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
 
-    # A build that will draw every figure (nothing in the figure cache) starts the workers now,
-    # so that their start-up overlaps load and compute. Every family draws figures, so a site
-    # with one is taken to draw some.
-    figure_cache = root / CACHE_DIR / "figures"
-    nothing_drawn = not cache or not figure_cache.is_dir() or next(figure_cache.iterdir(), None) is None
-    warming = figures_mod.start_workers() if config.families and nothing_drawn else None
     stage("load")
     intake = _load(config, keys, store_)
     stage("validate")
     if intake.loaded.problems:
         raise InputError(intake.loaded.problems)
 
-    stage("store")
-    db = _store(config, intake.inputs)
-    try:
-        stage("compute")
-        results = _compute_stored(config, db, intake.inputs)
-    finally:
-        if db is not None:
-            db.close()
-    outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-    checked = numbers.check_finite({fid: outputs[fid] for fid in results})
-    if warming is not None:
-        warming.join()  # the pool is there before anything draws in it or ends it
+    # The inputs are valid: a build that will draw every figure (nothing in its figure cache)
+    # starts the workers now, so that their start-up overlaps compute. Every family draws
+    # figures, so a site with one is taken to draw some.
+    figure_cache = root / CACHE_DIR / "figures"
+    nothing_drawn = not cache or not figure_cache.is_dir() or next(figure_cache.iterdir(), None) is None
+    with figures_mod.workers_starting(bool(config.families) and nothing_drawn, keep_workers):
+        stage("store")
+        db = _store(config, intake.inputs)
+        try:
+            stage("compute")
+            results = _compute_stored(config, db, intake.inputs)
+        finally:
+            if db is not None:
+                db.close()
+        outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+        checked = numbers.check_finite({fid: outputs[fid] for fid in results})
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile, and while everything that does not

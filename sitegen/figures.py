@@ -20,10 +20,11 @@ import re
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from sitegen.errors import BuildError
 from sitegen.families import Figure
@@ -273,11 +274,12 @@ def render_all(figures: list[Figure], cache_dir: Path | None,
 
 
 # One pool of figure workers per process, started at the first build with figures to draw (as
-# it begins, when its figure cache holds none: start_workers) and kept for the life of the
+# it computes, when its figure cache holds none: workers_starting) and kept for the life of the
 # process (the command line ends it after its one build's figures: end_workers): vl-convert's
 # runtime takes about a second to start in each worker, so a process that builds many times
-# (`sitegen serve`, a test suite) pays it once rather than once per build. Workers hold no state from one figure to the next: each job
-# carries its figure, and its output depends on nothing else.
+# (`sitegen serve`, a test suite) pays it once rather than once per build. Workers hold no
+# state from one figure to the next: each job carries its figure, and its output depends on
+# nothing else.
 _POOL: ProcessPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
@@ -307,12 +309,28 @@ def _warm() -> None:
     vlc.vegalite_to_svg(_WARM_SPEC)  # starts the worker's vl-convert runtime
 
 
-def start_workers() -> threading.Thread | None:
-    """Start the figure workers, and vl-convert's runtime in each (about a second a worker),
-    from a thread of their own while the build loads and computes: the first figure then does
-    not wait for them. Returns the thread (join it before the figures are drawn or the workers
-    ended), or None where figures are drawn in this process."""
-    if workers() < 2:
+@contextmanager
+def workers_starting(start: bool, keep: bool) -> Iterator[None]:
+    """With `start`, the figure workers start, and vl-convert's runtime in each (about a
+    second a worker), from a thread of their own while the block runs (the build's compute):
+    the first figure then does not wait for them. Leaving the block waits for the thread. When
+    the block fails in a process that exits next (`keep` False: the command line), the workers
+    are ended first: one still starting when its parent exits prints a traceback."""
+    thread = _start_workers() if start else None
+    try:
+        yield
+    except BaseException:
+        if thread is not None:
+            thread.join()
+            if not keep:
+                end_workers()
+        raise
+    if thread is not None:
+        thread.join()
+
+
+def _start_workers() -> threading.Thread | None:
+    if workers() < 2:  # figures are drawn in this process
         return None
 
     def start() -> None:

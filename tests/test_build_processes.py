@@ -85,8 +85,8 @@ def test_sitegen_build_ends_its_figure_workers(canonic, tmp_path, monkeypatch):
 
 def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_renders(canonic, tmp_path):
     """Nothing in the figure cache: the workers (and vl-convert's runtime in each) start while
-    the build loads and computes, so the first figure does not wait for them. With the figure
-    cache holding the figures, no worker is started."""
+    the build computes, so the first figure does not wait for them. With the figure cache
+    holding the figures, no worker is started."""
     from sitegen import figures, parallel
 
     if parallel.workers() < 2:
@@ -104,3 +104,19 @@ def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_renders(
         build(load_config(root), tmp_path / out, on_stage=hook)  # the first fills the figure cache
         assert hash_tree(tmp_path / out) == one_process
     assert seen == [True, False]
+
+
+@pytest.mark.parametrize("keep", [True, False], ids=["a process that builds again", "the command line"])
+def test_a_build_failing_while_its_workers_start_leaves_none_starting_in_a_process_that_exits(keep):
+    """A worker still starting when its parent exits prints a traceback under the build's
+    one-line error: the command line ends them before it reports the failure; a process that
+    builds again keeps them."""
+    from sitegen import figures, parallel
+
+    if parallel.workers() < 2:
+        pytest.skip("one worker: figures are drawn in the build's own process")
+    figures.end_workers()
+    with pytest.raises(RuntimeError, match="compute failed"):
+        with figures.workers_starting(True, keep):
+            raise RuntimeError("compute failed")
+    assert (figures._POOL is not None) == keep
