@@ -426,7 +426,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
         k = key(fid, (keys.families[fid],)) if keys else None
         # the final bytes of a page (figures placed) are made from its family's pages key too
         taken = {p.path for p in outputs[fid].pages if take(f"pages/{fid}", k, p.path)} if k and take else set()
-        paths += sorted(taken)
+        paths += taken
         if taken and len(taken) == len(outputs[fid].pages):
             continue
         hit = keys.cache.get(f"pages/{fid}", k) if keys else None
@@ -665,7 +665,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     # The figures are drawn in worker processes meanwhile, and while everything that does not
     # show a figure is written; the figures stage waits for them. Without the cache not even
     # the figure cache is read: a build from scratch (`verify --source`) draws every figure itself.
-    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], root / CACHE_DIR / "figures" if cache else None)
+    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], figure_cache if cache else None)
     try:
         env = render.environment(root / "templates", _template_dirs(config))
         made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces

@@ -22,9 +22,9 @@ The files are put on disk by a process of their own beside the build (disk_write
 also makes each file's aggregate-field check and SHA-256, so rendering never waits on the disk.
 
 A file made from a key (a family's pages from its pages key, its table files from its family
-key, an archive from its members' hashes) need not be made again when the output being replaced was made from the same
-key: `take` links the previous output's file instead, once its bytes hash to what that build's
-manifest lists. The key says the bytes would be the same, and that build's checks passed on
+key, an archive from its members' hashes) need not be made again when the output being
+replaced was made from the same key: `take` links the previous output's file instead, once its
+bytes hash to what that build's manifest lists. The key says the bytes would be the same, and that build's checks passed on
 them; the hash says the file still holds them.
 """
 
