@@ -9,6 +9,13 @@ with the theme's log (theme/templates/_amendment_log.html) or its own template. 
 reads its folder: an entry is never silently ignored. `sitegen new amendment` writes the next
 entry (scaffold_amendment.py).
 
+A family reads its entries' front matter, never their text: the entries it is given carry no
+text, and what its pages show of one (its text, its file's SHA-256) is a token that the build
+replaces as the page is written (read_texts, Texts.place). So a family's result and its
+rendered pages are keyed on its entries' front matter, not their text, and the usual edit of a
+log, an entry's text while it is drafted, neither loads, computes nor renders its family again.
+The rules on an entry's text are the build's, checked on every build (read_texts).
+
 Rules every log keeps: the file is named after its id; ids are unique and gap-free per kind
 (A1, A2, ... with no A3 missing: an entry is never quietly deleted); the id's letter is its
 kind's; nothing is left as the scaffold's placeholder; the text is not empty; and no entry
@@ -18,6 +25,8 @@ build's date (sitegen.clock); and within a kind, no entry is dated before the on
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Literal
@@ -29,7 +38,7 @@ from sitegen import clock
 from sitegen.contract import validate_one
 from sitegen.errors import Problem
 from sitegen.fields import IsoDate, Name
-from sitegen.load import Loaded, MarkdownDoc, discover, read_markdown
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_markdown
 
 PLACEHOLDER = "FILL IN"  # `sitegen new amendment` writes it; the build refuses it until replaced
 KIND_PREFIX = {"amendment": "A", "clarification": "C", "rename-note": "R"}
@@ -135,14 +144,11 @@ def read(root: Path, fid: str, loaded: Loaded, limits, meta: type[EntryMeta] = E
         stated.append((doc.source.rel, entry_id, date))
         if m is None and entry_id is not None and p.stem != entry_id:
             loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({entry_id}.md)", p.name))
-        if not doc.body.strip():
-            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
-        elif PLACEHOLDER in doc.body:
-            loaded.problems.append(Problem(doc.source.rel, doc.body_line, "", "the entry's own text, not the scaffold's placeholder", f"{PLACEHOLDER} in the text"))
         if m is not None:
             if p.stem != m.id:
                 loaded.problems.append(Problem(doc.source.rel, 1, "id", f"the file's name ({m.id}.md)", p.name))
-            entries.append(Entry(m, doc))
+            # without its text or its file's hash: what a page shows of them are tokens (bodies, publish)
+            entries.append(Entry(m, replace(doc, source=replace(doc.source, sha256="", size=0), body="")))
     return Log(folder, tuple(entries), frozenset(present | {e.meta.id for e in entries}), tuple(stated))
 
 
@@ -185,16 +191,124 @@ def check(log: Log, out: list[Problem], starts: tuple[str, str] | None = None) -
             out.append(Problem(rel2, 1, "date", f"a date on or after {d1}, the date of {p1}{n1} ({rel1}): numbers follow the order changes are made", d2))
 
 
-def bodies(entries, md) -> dict[str, Markup]:
-    """Each entry's text rendered by the site's markdown renderer (which escapes raw HTML)."""
-    return {e.meta.id: Markup(md.render(e.doc.body)) for e in entries}
+def bodies(entries) -> dict[str, Markup]:
+    """What a page shows for each entry's text, by id: its token, replaced by the text rendered
+    by the site's markdown renderer (which escapes raw HTML) when the page is written."""
+    return {e.meta.id: Markup(text_token(e.doc.source.rel)) for e in entries}
+
+
+# A token is plain letters, digits and hyphens, so escaping (a page's, a feed's XML) leaves it
+# as it is; it names the entry's file by a hash of its path, the same from build to build, so
+# that a page cached or taken with tokens in it is the same page.
+TOKEN = "sitegen-log-"
+_TOKENS = re.compile(re.escape(TOKEN) + r"(?:text|sha256)-[0-9a-f]{24}")
+
+
+def _token(kind: str, rel: str) -> str:
+    return f"{TOKEN}{kind}-{hashlib.sha256(rel.encode('utf-8')).hexdigest()[:24]}"
+
+
+def text_token(rel: str) -> str:
+    """What a page holds for the text of the entry in file REL until it is written."""
+    return _token("text", rel)
+
+
+def sha_token(rel: str) -> str:
+    """... and for its file's SHA-256."""
+    return _token("sha256", rel)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """Every entry's text (rendered) and its file's SHA-256 as this build read them, by token."""
+
+    by_token: dict[str, str]
+    # fid -> a hash of its entries' files as read: what its pages with tokens are made from
+    digests: dict[str, str]
+    files: dict[str, SourceFile]  # every entry's file as read, by path
+
+    def place(self, text: str) -> str:
+        """TEXT (a page, HTML) with every token replaced; a token of no entry read is left as it
+        is (a page never holds one: a family's entries are the files read here)."""
+        if TOKEN not in text:
+            return text
+        return _TOKENS.sub(lambda m: self.by_token.get(m.group(0), m.group(0)), text)
+
+    def place_xml(self, data: bytes) -> bytes:
+        """An XML file's bytes (a feed, whose entries' HTML is escaped text) with every token
+        replaced by its text escaped as XML character data."""
+        if TOKEN.encode() not in data:
+            return data
+        from sitegen.atom import escape  # as the feed escapes any text, characters XML forbids too
+
+        text = data.decode("utf-8")
+        return _TOKENS.sub(lambda m: escape(self.by_token[m.group(0)]) if m.group(0) in self.by_token else m.group(0), text).encode("utf-8")
+
+
+def front_matter_digest(root: Path, rel: str) -> str | None:
+    """What keys an entry's file for its family: a hash of its front matter as written (its
+    text left out); None when the file has no closed front matter or cannot be read as text
+    (it is then keyed by its whole bytes, and its family's load reports what is wrong)."""
+    try:
+        text = (root / rel).read_bytes().decode("utf-8").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if end is None:
+        return None
+    return hashlib.sha256("\n".join(lines[: end + 1]).encode("utf-8")).hexdigest()
+
+
+def read_texts(root: Path, fids, loaded: Loaded, limits, md) -> Texts:
+    """Every entry of every family's log in FIDS, read for its text (rendered by MD) and its
+    file's SHA-256, and checked for what the rules ask of a text: not empty, not the scaffold's
+    placeholder. Problems go to `loaded`, but one the family's own load reports too (the file
+    cannot be read) is reported once. Run on every build, whether or not the family is cached."""
+    by_token: dict[str, str] = {}
+    digests: dict[str, str] = {}
+    read_files: dict[str, SourceFile] = {}
+    for fid in fids:
+        read = Loaded()
+        files: list[SourceFile] = []
+        for p in discover(root, log_dir(fid), (".md",)):
+            doc = read_markdown(root, p, read, limits)
+            if doc is None:
+                continue
+            rel = doc.source.rel
+            files.append(doc.source)
+            read_files[rel] = doc.source
+            if not doc.body.strip():
+                read.problems.append(Problem(rel, doc.body_line, "", "the entry's text after the front matter", "nothing"))
+            elif PLACEHOLDER in doc.body:
+                read.problems.append(Problem(rel, doc.body_line, "", "the entry's own text, not the scaffold's placeholder", f"{PLACEHOLDER} in the text"))
+            by_token[text_token(rel)] = md.render(doc.body)
+            by_token[sha_token(rel)] = doc.source.sha256
+        digests[fid] = hashlib.sha256("\n".join(f"{f.rel} {f.sha256}" for f in sorted(files, key=lambda f: f.rel)).encode()).hexdigest()
+        loaded.problems.extend(e for e in read.problems if e not in loaded.problems)
+    return Texts(by_token, digests, read_files)
+
+
+def front_matter_keys(root: Path, digest: dict[str, str], fids) -> dict[str, str]:
+    """What keys each entry of the logs of FIDS for its family instead of its bytes (`digest`:
+    every input's SHA-256, by path): its front matter's hash, where it has one."""
+    out = {}
+    for fid in fids:
+        folder = log_dir(fid) + "/"
+        for rel in digest:
+            if rel.startswith(folder) and rel.endswith(".md"):  # what read() reads (discover)
+                if (front := front_matter_digest(root, rel)) is not None:
+                    out[rel] = f"front matter {front}"
+    return out
 
 
 def page_path(fid: str) -> str:
     return f"{fid}/amendments/index.html"
 
 
-def publish(out, fid: str, family_title: str, log: Log, md, context: dict | None = None, template: str = "amendments.html") -> list[Entry]:
+def publish(out, fid: str, family_title: str, log: Log, context: dict | None = None, template: str = "amendments.html") -> list[Entry]:
     """Add a family's log to its outputs (a sitegen.families.Outputs): its page (the theme's
     amendments.html unless the family names its own template), its feed entries, its files
     under raw/, and a link among the family's method pages. Nothing when the log is empty.
@@ -204,9 +318,9 @@ def publish(out, fid: str, family_title: str, log: Log, md, context: dict | None
     entries = log.newest_first()
     if not entries:
         return entries
-    texts = bodies(entries, md)
+    texts = bodies(entries)
     href = page_path(fid).removesuffix("index.html")
-    files = {e.doc.source.rel: e.doc.source.sha256 for e in sorted(entries, key=lambda e: e.doc.source.rel)}
+    files = {e.doc.source.rel: sha_token(e.doc.source.rel) for e in sorted(entries, key=lambda e: e.doc.source.rel)}
     out.pages.append(Page(page_path(fid), template, f"Amendment log: {family_title}",
                           {**(context or {}), "fid": fid, "family_title": family_title, "log": entries, "bodies": texts,
                            "log_files": files}))

@@ -75,10 +75,14 @@ class Intake:
     inputs: dict[str, Any] = field(default_factory=dict)
     read: dict[str, list[SourceFile]] = field(default_factory=dict)
     cached: dict[str, dict] = field(default_factory=dict)
+    # The text of every family's amendment log as read by this build: what the tokens its pages
+    # and feeds hold for them are replaced by as they are written (sitegen.amendments)
+    texts: amendments.Texts = field(default_factory=lambda: amendments.Texts({}, {}, {}))
 
 
 def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: incremental.Cache | None = None) -> Intake:
-    """With a cache and the families' keys, a family whose entry is there is not read again."""
+    """With a cache and the families' keys, a family whose entry is there is not read again.
+    Every family's amendment log is read for its text, and checked, either way."""
     root = config.root
     loaded = Loaded()
     # Whatever reads them, and whether or not the cache holds the families' results.
@@ -114,6 +118,16 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
         first = len(loaded.files)
         intake.inputs[fid] = families[fid].load(root, loaded, config.limits)
         intake.read[fid] = _declared_reads(families[fid], loaded.files[first:])
+    # A family's result is keyed on its log's front matter, not its text: the text is read, and
+    # checked, on every build, and a cached family's log files are listed as they are now.
+    intake.texts = amendments.read_texts(root, config.families, loaded, config.limits, render.markdown_renderer())
+    for fid in config.families:
+        if (log_check := getattr(families[fid], "log_check", None)) is not None:
+            log_check(root, loaded, config.limits)
+    now = intake.texts.files
+    for fid, entry in intake.cached.items():
+        entry["files"] = [now.get(f.rel, f) for f in entry["files"]]
+    loaded.files[:] = [now.get(f.rel, f) for f in loaded.files]
     return intake
 
 
@@ -274,7 +288,9 @@ def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> 
         return None
     digest = incremental.digest_inputs(config.root)
     limits = config.limits.model_dump(mode="json")
-    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs, limits) for fid in config.families}
+    # an amendment log's entries by their front matter (sitegen.amendments)
+    fronts = amendments.front_matter_keys(config.root, digest, config.families)
+    keys = {fid: incremental.family_key(digest, fid, _family(config, fid).inputs, limits, fronts) for fid in config.families}
     return incremental.Cache(config.root), digest, keys
 
 
@@ -366,7 +382,8 @@ PAGE_CACHE_BYTES = 256 * 2**20
 def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs], env=None,
             keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None,
             emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None,
-            take: Callable[[str, str, str], bool] | None = None) -> list[str]:
+            take: Callable[[str, str, str], bool] | None = None, logs: dict[str, str] | None = None,
+            mark: Callable[[str, str], None] | None = None) -> list[str]:
     """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
     rendered, checked and dropped, as validate does), so that a build holds one page at a
     time, not the site; the output paths of them all, sorted. Authored pages' problems (an
@@ -383,7 +400,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
 
     `take(group, key, path)` (publish.Writer.take, in a build with the cache): a family's pages
     made from the same key as the output being replaced are linked from it, neither read from
-    the cache nor rendered (nor computed, for a family whose pages outgrow the cache)."""
+    the cache nor rendered (nor computed, for a family whose pages outgrow the cache). A page
+    that shows the family's amendment log holds tokens for its text, placed as it is written
+    (sitegen.amendments): its final bytes are made from the log's files too (`logs`: fid ->
+    amendments.Texts.digests), and it is taken only when they are unchanged as well.
+    `mark(group, key)` (publish.Writer.mark) records what each group is made from, taken or not."""
     env = env or render.environment(config.root / "templates", _template_dirs(config))
     full = full or outputs.__getitem__
     emit = emit or (lambda path, html: None)
@@ -424,8 +445,27 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     paths = list(authored)
     for fid in outputs:
         k = key(fid, (keys.families[fid],)) if keys else None
-        # the final bytes of a page (figures placed) are made from its family's pages key too
-        taken = {p.path for p in outputs[fid].pages if take(f"pages/{fid}", k, p.path)} if k and take else set()
+        taken: set[str] = set()
+        if k and take:
+            # the final bytes of a page (figures and the log's text placed) are made from its
+            # family's pages key too, and those of a page that shows the log from its files as
+            # well; which pages show it is known from their rendering (a page of the same key)
+            shown = keys.cache.get(f"pages-log/{fid}", k)  # {path: HTML, or None past PAGE_CACHE_BYTES} of the pages with tokens
+            shown = shown if isinstance(shown, dict) else None
+            with_log = incremental.key_of(k, (logs or {}).get(fid, ""))
+            if mark is not None:  # every page is made from these, taken or rendered, whichever group it is in
+                mark(f"pages/{fid}", k)
+                mark(f"pages/{fid}/log", with_log)
+            for p in outputs[fid].pages:
+                log_page = shown is None or p.path in shown
+                if take(f"pages/{fid}/log", with_log, p.path) if log_page else take(f"pages/{fid}", k, p.path):
+                    taken.add(p.path)
+            # when only pages with tokens are left (the log's text edited), they are in that small entry
+            if shown is not None and all(p.path in taken or shown.get(p.path) is not None for p in outputs[fid].pages):
+                for path, html in shown.items():
+                    if path not in taken:
+                        emit(path, html)
+                        taken.add(path)
         paths += taken
         if taken and len(taken) == len(outputs[fid].pages):
             continue
@@ -435,9 +475,11 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
                 if path not in taken:
                     emit(path, html)
                     paths.append(path)
+            keys.cache.put(f"pages-log/{fid}", k, _log_pages(hit.items()))
             continue
         kept: dict[str, str] | None = {} if keys and not taken else None
         size = 0
+        log_pages: list[tuple[str, str]] | None = [] if keys and not taken else None
         for p in full(fid).pages:
             if p.path in taken:
                 continue
@@ -447,6 +489,8 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
             html = _page_html(env, site, p)
             emit(p.path, html)
             paths.append(p.path)
+            if log_pages is not None and amendments.TOKEN in html:
+                log_pages.append((p.path, html))
             if kept is not None:
                 kept[p.path] = html
                 size += len(html)
@@ -454,9 +498,24 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
                     kept = None
         if kept is not None:
             keys.cache.put(f"pages/{fid}", k, kept)
+        if log_pages is not None:
+            keys.cache.put(f"pages-log/{fid}", k, _log_pages(log_pages))
     for path, html in authored.items():
         emit(path, html)
     return sorted(paths)
+
+
+def _log_pages(pages) -> dict[str, str | None]:
+    """Of a family's (path, HTML), those that show its amendment log (hold its tokens), by path,
+    with their HTML while it adds up to at most PAGE_CACHE_BYTES (then None: a log shown on
+    every page of a large family is not kept twice)."""
+    out: dict[str, str | None] = {}
+    size = 0
+    for path, html in pages:
+        if amendments.TOKEN in html:
+            size += len(html)
+            out[path] = html if size <= PAGE_CACHE_BYTES else None
+    return out
 
 
 def _render_doc(env, md, site: dict, d: MarkdownDoc, section: Callable[[str], tuple], known: list[str]) -> dict[str, str]:
@@ -542,18 +601,29 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     return manifest
 
 
-def _page_writer(writer: publish.Writer) -> tuple[Callable[[str, str], None], dict[str, str]]:
-    """`emit(path, html)` for _render: a page that shows no figure is written at once; one that
-    shows figures waits, in the dict returned, until they are drawn (_write_figures)."""
+def _page_writer(writer: publish.Writer, texts: amendments.Texts) -> tuple[Callable[[str, str], None], dict[str, str]]:
+    """`emit(path, html)` for _render: a page, with the amendment logs' text placed, that shows
+    no figure is written at once; one that shows figures waits, in the dict returned, until
+    they are drawn (_write_figures)."""
     waiting: dict[str, str] = {}
 
     def emit(path: str, html: str) -> None:
+        html = texts.place(html)
         if render.shows_figures(html):
             waiting[path] = html
         else:
             writer.write_text(path, html)
 
     return emit, waiting
+
+
+def _placed(o: Outputs, texts: amendments.Texts) -> Outputs:
+    """A family's Outputs with its amendment log's text placed in its feed entries and its
+    generated files (a feed of its own), as in its pages (sitegen.amendments)."""
+    feed = [replace(e, html=texts.place(e.html)) for e in o.feed]
+    files = {rel: texts.place_xml(data) if rel.endswith(".xml") else texts.place(data.decode("utf-8")).encode("utf-8") if rel.endswith(".html") else data
+             for rel, data in o.files.items()}
+    return replace(o, feed=feed, files=files)
 
 
 def _write_all_but_figures(writer: publish.Writer, root: Path, outputs: dict[str, Outputs], keys: dict[str, str] | None) -> None:
@@ -660,6 +730,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
                 db.close()
         outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
         checked = numbers.check_finite({fid: outputs[fid] for fid in results})
+        outputs = {fid: _placed(o, intake.texts) for fid, o in outputs.items()}
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     # The figures are drawn in worker processes meanwhile, and while everything that does not
@@ -673,9 +744,9 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
-            emit, waiting = _page_writer(writer)
+            emit, waiting = _page_writer(writer, intake.texts)
             paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked,
-                            writer.take)
+                            writer.take, intake.texts.digests, writer.mark)
             stage("write")
             _write_all_but_figures(writer, root, outputs, keys)
             stage("figures")

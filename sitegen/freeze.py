@@ -112,11 +112,7 @@ def check(freeze: FreezeFile, freeze_rel: str, wanted: list[Wanted], problems: l
             continue
         current = item.history[-1]
         where, _, path = w.document.partition(" ")
-        if w.recomputed != current.fingerprint:
-            problems.append(Problem(where, None, path,
-                                    f"fingerprint {current.fingerprint} ({w.kind} {w.id!r} version {current.version}, frozen {current.frozen_at}, "
-                                    f"recorded in {freeze_rel}); an edit after the freeze needs a version bump there",
-                                    f"fingerprint {w.recomputed} recomputed from the content as it is now"))
+        compare(item, w, freeze_rel, problems)
         if w.version_in_use is not None and w.version_in_use != current.version:
             v_where, _, v_path = (w.version_at or f"{where} {path}.version").partition(" ")
             problems.append(Problem(v_where, None, v_path,
@@ -126,3 +122,14 @@ def check(freeze: FreezeFile, freeze_rel: str, wanted: list[Wanted], problems: l
     for (kind, item_id), (i, _item) in sorted(items.items()):
         problems.append(Problem(freeze_rel, None, f"$.items[{i}]", "items only for inputs this release freezes", f"{kind} {item_id!r}"))
     return checks
+
+
+def compare(item: FrozenItem, w: Wanted, freeze_rel: str, problems: list[Problem]) -> None:
+    """The version in force of ITEM against W's recomputed fingerprint: a Problem when they differ."""
+    current = item.history[-1]
+    if w.recomputed is not None and w.recomputed != current.fingerprint:
+        where, _, path = w.document.partition(" ")
+        problems.append(Problem(where, None, path,
+                                f"fingerprint {current.fingerprint} ({w.kind} {w.id!r} version {current.version}, frozen {current.frozen_at}, "
+                                f"recorded in {freeze_rel}); an edit after the freeze needs a version bump there",
+                                f"fingerprint {w.recomputed} recomputed from the content as it is now"))

@@ -419,16 +419,19 @@ def covers(inputs: Iterable[str], rel: str) -> bool:
     return False
 
 
-def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str], limits: dict[str, Any]) -> str:
+def family_key(digest: dict[str, str], fid: str, inputs: Iterable[str], limits: dict[str, Any], fronts: dict[str, str] | None = None) -> str:
     """What a family's result depends on: the generator's code, every file its declared inputs
     cover, and the input limits of the configuration, the one part of pyproject.toml a family
     is given (its load's `limits`). The rest of pyproject.toml is the site's (its title, base
     URL, which families it publishes, what the paper requires): it keys the pages that show
     it, not the families. Editing a setting no page shows (what the paper requires) computes
     no family again; one the pages show renders them again, and rendering a family's pages
-    loads and computes it afresh (page contexts are not cached)."""
-    inputs = tuple(inputs)
-    return key_of("family", fid, code_key(), limits, {rel: sha for rel, sha in digest.items() if covers(inputs, rel)})
+    loads and computes it afresh (page contexts are not cached).
+
+    `fronts`: for the entries of amendment logs, what keys each instead of its bytes (the hash
+    of its front matter: a family is given no entry's text, sitegen.amendments)."""
+    inputs, fronts = tuple(inputs), fronts or {}
+    return key_of("family", fid, code_key(), limits, {rel: fronts.get(rel, sha) for rel, sha in digest.items() if covers(inputs, rel)})
 
 
 def family_entry(digest: dict[str, str], files: list[SourceFile], outputs: Outputs) -> dict | None:

@@ -420,6 +420,11 @@ class Writer:
         self._seconds += time.perf_counter() - started
         return True
 
+    def mark(self, group: str, key: str) -> None:
+        """Record that this build's files of `group` are made from `key` (as take() does), for a
+        group whose files are all made (not taken) from it."""
+        self.made[group] = key
+
     def write_from(self, rel: str, fill: Callable[[BinaryIO], None]) -> None:
         """Write REL by `fill(fh)`, for a file made in pieces that is too large to hold as bytes
         (a family's archive of every download): written by this process and hashed as it is

@@ -7,6 +7,7 @@ output with a build from scratch (`cache=False`) of the same inputs."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -198,12 +199,92 @@ def test_an_output_edited_by_hand_is_rebuilt_not_trusted(site, tmp_path):
     assert tree(out) == before
 
 
-def test_an_edited_amendment_reloads_only_its_family_and_equals_a_cold_build(site, tmp_path, monkeypatch):
+def test_an_edited_amendment_text_loads_no_family_and_equals_a_cold_build(site, tmp_path, monkeypatch):
+    """A family is given its log's front matter, not its text: editing an entry's text loads,
+    computes and renders no family again, and the page, the feeds and the manifest show the text
+    as it is now."""
     counting = Counting(monkeypatch)
     append(site, AMENDMENT, SENTENCE)
     build(load_config(site), tmp_path / "out")
+    assert counting.calls == []
+    out = tmp_path / "out"
+    assert SENTENCE.strip() in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")
+    assert SENTENCE.strip() in (out / "feed.xml").read_text(encoding="utf-8")
+    sha = hashlib.sha256((site / AMENDMENT).read_bytes()).hexdigest()
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["sources"][AMENDMENT] == sha
+    assert sha in (out / AMENDMENTS_PAGE).read_text(encoding="utf-8")  # the page lists each entry's file by its hash
+    monkeypatch.undo()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_rebuild_after_an_entry_text_edit_renders_only_the_pages_that_show_the_log(site, tmp_path, monkeypatch):
+    """Only the log's page is made again (from the small entry of the pages that show the log);
+    every other page of its family, and its tables, are taken from the previous output."""
+    out = tmp_path / "out"
+    append(site, AMENDMENT, SENTENCE)
+    making = Making(monkeypatch)
+    build(load_config(site), out)
+    from sitegen.build import doc_output_path
+
+    authored = {doc_output_path(p.relative_to(site).as_posix()) for p in (site / "content").rglob("*.md")}  # written every build
+    family_pages = [rel for rel in making.written if rel.startswith("vignette/") and rel.endswith(".html") and rel not in authored]
+    assert family_pages == [AMENDMENTS_PAGE]
+    assert making.tables == [] and making.archives == ["vignette"]  # its raw/ copy of the entry changed
+    monkeypatch.undo()
+    assert_same_as_cold(site, out, tmp_path)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("FILL IN: what changed.", "the entry's own text, not the scaffold's placeholder"),
+    ("", "the entry's text after the front matter"),
+])
+def test_an_entry_text_the_log_rules_refuse_is_refused_warm_as_it_is_cold(site, tmp_path, text, expected):
+    """The rules on an entry's text are checked on every build, its family's result cached or not."""
+    out = tmp_path / "out"
+    before = tree(out)
+    path = site / AMENDMENT
+    head, _, _body = path.read_text(encoding="utf-8").partition("\n---\n")
+    path.write_text(f"{head}\n---\n\n{text}\n" if text else f"{head}\n---\n", encoding="utf-8")
+    with pytest.raises(InputError) as warm:
+        build(load_config(site), out)
+    with pytest.raises(InputError) as cold:
+        build(load_config(site), tmp_path / "cold", cache=False)
+    assert str(warm.value) == str(cold.value)
+    assert [(p.file, p.expected) for p in warm.value.problems] == [(AMENDMENT, expected)]
+    assert tree(out) == before
+
+
+def test_an_edited_published_entry_is_refused_warm_as_it_is_cold(canonic_site, tmp_path):
+    """A published entry of ChronicleBench's log is recorded by its text's fingerprint: an edit
+    is refused with the family's result cached (keyed on the front matter) as without it."""
+    site = canonic_site
+    out = tmp_path / "out"
+    before = tree(out)
+    append(site, "content/chronicle/amendments/A2.md", "\nA sentence added after it was published.")
+    with pytest.raises(InputError) as warm:
+        build(load_config(site), out)
+    with pytest.raises(InputError) as cold:
+        build(load_config(site), tmp_path / "cold", cache=False)
+    assert str(warm.value) == str(cold.value)
+    [p] = warm.value.problems
+    assert p.file == "content/chronicle/amendments/A2.md" and "fingerprint" in p.expected and "entry-a2" in p.expected
+    assert tree(out) == before
+
+
+def retitle(root: Path) -> None:
+    """Edit AMENDMENT's front matter (its title)."""
+    path = root / AMENDMENT
+    text = path.read_text(encoding="utf-8")
+    assert 'title: "A new entry"' in text
+    path.write_text(text.replace('title: "A new entry"', 'title: "A renamed entry"'), encoding="utf-8")
+
+
+def test_an_edited_amendment_front_matter_reloads_only_its_family(site, tmp_path, monkeypatch):
+    counting = Counting(monkeypatch)
+    retitle(site)
+    build(load_config(site), tmp_path / "out")
     assert counting.calls == ["vignette"]
-    assert SENTENCE.strip() in (tmp_path / "out" / AMENDMENTS_PAGE).read_text(encoding="utf-8")
+    assert "A renamed entry" in (tmp_path / "out" / AMENDMENTS_PAGE).read_text(encoding="utf-8")
     monkeypatch.undo()
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
@@ -295,7 +376,7 @@ def test_damaged_cache_entries_are_misses_not_errors(site, tmp_path):
     kind of entry (families, pages, figures) is then a miss, and the output is the cold one."""
     out = tmp_path / "out"
     entries = sorted((site / incremental.CACHE_DIR).glob("*/**/*.entry"))
-    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "pages", "figures"}
+    assert {p.relative_to(site / incremental.CACHE_DIR).parts[0] for p in entries} == {"families", "pages", "pages-log", "figures"}
     originals = [p.read_bytes() for p in entries]
     for i, p in enumerate(entries):
         data = originals[i]
@@ -424,11 +505,12 @@ class Making:
 
 
 def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(site, tmp_path, monkeypatch):
-    """An amendment of one family: the other family's tables and archive are linked from the
-    output being replaced (same family key, same members), the edited family's are made again,
-    and the result is the cold build's, modes too (a taken file someone made private)."""
+    """An amendment of one family (its front matter, which the family reads): the other
+    family's tables and archive are linked from the output being replaced (same family key,
+    same members), the edited family's are made again, and the result is the cold build's,
+    modes too (a taken file someone made private)."""
     out = tmp_path / "out"
-    append(site, AMENDMENT, SENTENCE)
+    retitle(site)
     making = Making(monkeypatch)
     inodes = {rel: (out / rel).stat().st_ino for rel in ("downloads/nextchapter.zip", "downloads/vignette.zip")}
     next(out.glob("nextchapter/**/*.csv")).chmod(0o600)
@@ -436,7 +518,8 @@ def test_files_made_from_an_unchanged_key_are_taken_from_the_previous_output(sit
     assert making.tables and all(stem.startswith("vignette/") for stem in making.tables), making.tables
     assert making.archives == ["vignette"]
     pages = [rel for rel in making.written if rel.endswith(".html")]
-    assert AMENDMENTS_PAGE in pages and "nextchapter/index.html" not in pages, pages  # (an authored page is written)
+    assert AMENDMENTS_PAGE in pages, pages
+    assert "nextchapter/index.html" not in pages, pages  # (an authored page is written)
     assert (out / "downloads/nextchapter.zip").stat().st_ino == inodes["downloads/nextchapter.zip"]
     assert (out / "downloads/vignette.zip").stat().st_ino != inodes["downloads/vignette.zip"]
     assert_same_as_cold(site, out, tmp_path)
@@ -501,14 +584,15 @@ def test_builds_json_names_the_output_and_its_manifest(site, tmp_path):
 
 
 def test_the_registry_knows_each_familys_inputs_without_importing_it():
-    """The registry declares each family's inputs and content folder so the cache can key it
-    unimported; it must say what the family package itself says, and every input it declares
+    """The registry declares each family's inputs, content folder and log check so the cache can
+    key it, and a build check its log, unimported; it must say what the family package itself says, and every input it declares
     must lie where the build key looks (INPUT_PARTS)."""
     import importlib
 
     for fid, fam in FAMILIES.items():
         real = importlib.import_module(fam.module).FAMILY
         assert (fam.id, fam.inputs, fam.content_dir) == (real.id, real.inputs, real.content_dir) == (fid, real.inputs, real.content_dir)
+        assert fam._log_check == getattr(real, "_log_check", None)  # run on every build, cached or not: declared here too
         assert all(p.split("/")[0] in INPUT_FOLDERS for p in fam.inputs), fam.inputs
 
 

@@ -165,6 +165,9 @@ class Family(Protocol):
     # templates: str | None
 
     def load(self, root, loaded, limits) -> Any: ...
+    # Optional: log_check(root, loaded, limits), the family's checks on its amendment log's
+    # text (a published entry's fingerprint), run on every build, its result cached or not: a
+    # family's load is given its entries' front matter only (sitegen.amendments).
     def store(self, db, inp) -> None: ...
     def compute(self, db, inp) -> Any: ...
     def outputs(self, results) -> Outputs: ...
@@ -190,9 +193,14 @@ class PythonFamily:
     # Fields its amendment log records beyond the core's, as (name, hint) for `sitegen new
     # amendment` (sitegen.amendments).
     amendment_fields: tuple[tuple[str, str], ...] = ()
+    _log_check: str | None = None  # "module:function" of log_check(root, loaded, limits), if any
 
     def load(self, root, loaded, limits):
         return _named(self._load)(root, loaded, limits)
+
+    def log_check(self, root, loaded, limits) -> None:
+        if self._log_check is not None:
+            _named(self._log_check)(root, loaded, limits)
 
     needs_store = False  # no DuckDB connection is opened for it
 
@@ -229,6 +237,13 @@ class Registered:
     content_dir: str | None
     module: str
     templates: str | None = None
+    # The family's log_check, as "module:function" (PythonFamily._log_check): run on every
+    # build, so declared here, where calling it does not import the family's package.
+    _log_check: str | None = None
+
+    def log_check(self, root, loaded, limits) -> None:
+        if self._log_check is not None:
+            _named(self._log_check)(root, loaded, limits)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):  # copy, pickle and dataclass machinery: not the family's

@@ -16,5 +16,6 @@ def _templates(fid: str) -> str:
 
 
 canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md"), None, "sitegen.families.canonic", _templates("canonic"))
-chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle", _templates("chronicle"))
+chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle", _templates("chronicle"),
+                       "sitegen.families.chronicle.published:check_log")
 nextchapter = Registered("nextchapter", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None, "sitegen.families.nextchapter", _templates("nextchapter"))

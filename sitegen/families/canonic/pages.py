@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sitegen import amendments, render, stats
+from sitegen import amendments, stats
 from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
@@ -112,7 +112,7 @@ def outputs(res: CanonicResults) -> Outputs:
     task_outputs(res, common, out)
     row_outputs(res, common, out)
     if inp.log is not None:
-        amendments.publish(out, "canonic", summary["title"], inp.log, render.markdown_renderer(), common)
+        amendments.publish(out, "canonic", summary["title"], inp.log, common)
     by_stem.update({t.stem: t for t in out.tables})
     return out
 

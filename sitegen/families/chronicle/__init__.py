@@ -18,4 +18,4 @@ _M = "sitegen.families.chronicle"
 # content/chronicle/ (the protocol and the amendment log) is this family's input.
 FAMILY = PythonFamily("chronicle", "ChronicleBench", ("data/chronicle/", "content/chronicle/"), "chronicle",
                       f"{_M}.validate:load_chronicle", f"{_M}.compute:compute", f"{_M}.pages:outputs",
-                      f"{_M}.models:ARTIFACT_KINDS", AMENDMENT_FIELDS)
+                      f"{_M}.models:ARTIFACT_KINDS", AMENDMENT_FIELDS, f"{_M}.published:check_log")

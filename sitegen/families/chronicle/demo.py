@@ -63,7 +63,8 @@ from pathlib import Path
 import numpy as np
 
 from sitegen.families.demo_files import write_json, write_jsonl
-from sitegen.families.chronicle.validate import entry_item_id, expected_windows
+from sitegen.families.chronicle.published import entry_item_id
+from sitegen.families.chronicle.validate import expected_windows
 from sitegen.families.chronicle.models import (
     DIMENSIONS, LEGACY_WINDOWS, WINDOWS, ArchiveFile, CohortFile, ReferenceNovel, Run, SelectionFile,
 )

@@ -19,9 +19,9 @@ from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.models import DIMENSIONS, LOCATION_MAX, QUOTE_MAX_CHARS, QUOTES_MAX, QUOTES_MIN
 from sitegen.families.chronicle.sentences import SENTENCES
+from sitegen.families.chronicle.published import ARCHIVE_ID, ARCHIVE_KIND, ENTRY_KIND, FREEZE_FILE, entry_item_id
 from sitegen.families.chronicle.validate import (
-    ARCHIVE_FILE, ARCHIVE_ID, ARCHIVE_KIND, BOOK_START, COHORT_FILE, ENTRY_KIND, FREEZE_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE,
-    SELECTION_FILE, entry_item_id, latest_date,
+    ARCHIVE_FILE, BOOK_START, COHORT_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, SELECTION_FILE, latest_date,
 )
 from sitegen.families.chronicle.selection import STRATA
 
@@ -79,7 +79,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     names = {e.id: e.name for e in c.entrants}
     briefs = {b.id: b for b in c.briefs}
     log = amendments.newest_first(inp.amendments)
-    bodies = amendments.bodies(log, md)
+    bodies = amendments.bodies(log)
     protocol_html = Markup(md.render(inp.protocol.body))
     out = Outputs()
 

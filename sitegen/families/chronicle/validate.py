@@ -39,6 +39,8 @@ from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json
 from sitegen.families.chronicle.models import (
     DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, Location, ProtocolMeta, ReferenceNovel, Run, SelectionFile, WindowScore,
 )
+from sitegen.families.chronicle import published
+from sitegen.families.chronicle.published import ARCHIVE_ID, ARCHIVE_KIND, ENTRY_KIND, FREEZE_FILE
 from sitegen.families.chronicle.selection import NOT_DRAWN, SELECTED, Selection, select
 
 COHORT_FILE = "data/chronicle/cohort.json"
@@ -46,7 +48,6 @@ RUNS_FILE = "data/chronicle/runs.jsonl"
 REFERENCE_FILE = "data/chronicle/reference.jsonl"
 ARCHIVE_FILE = "data/chronicle/archive-v1.0.json"
 SELECTION_FILE = "data/chronicle/selection.json"
-FREEZE_FILE = "data/chronicle/freeze.json"
 PROTOCOL_DOC = "content/chronicle/protocol.md"
 STATED_TOLERANCE = 1e-6
 WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
@@ -240,7 +241,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
                                     text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
         record, unrecorded = _published_record(root, log, freeze, archive is not None, out)
-        frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out)
+        frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out) + published.entry_records(freeze)
     if len(out) > n_before or None in (cohort, archive, selection_record, selection, freeze, protocol, protocol_meta):
         return None
     return ChronicleInput(cohort, runs, refs, archive, selection_record, selection, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded)
@@ -250,13 +251,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
 # archive is recorded in the freeze record (kind log-entry, id entry-a1, ...; kind archive). An
 # edit needs a new version whose note names the later entry that records the correction; a
 # recorded entry cannot be deleted. An entry not yet recorded is new, and the protocol page says so.
-ENTRY_KIND, ARCHIVE_KIND, ARCHIVE_ID = "log-entry", "archive", "archive-v1.0"
 _ENTRY_ID = re.compile(r"\b([ACR][1-9][0-9]*)\b")
-
-
-def entry_item_id(entry_id: str) -> str:
-    """The freeze record's id of an entry of the log: A2 -> entry-a2."""
-    return f"entry-{entry_id.lower()}"
 
 
 def _published_record(root: Path, log: amendments_mod.Log, freeze, archive_read: bool, out: list[Problem]):
@@ -282,7 +277,8 @@ def _published_record(root: Path, log: amendments_mod.Log, freeze, archive_read:
                                "never deleted: a later entry records a correction)", "no such file"))
             wanted.append(freeze_mod.Wanted(ENTRY_KIND, item.id, rel, None))
             continue
-        wanted.append(freeze_mod.Wanted(ENTRY_KIND, item.id, rel, text_fingerprint(input_bytes(root, root / rel))))
+        # matched, not compared: an entry's text is the build's to check, on every build (check_log)
+        wanted.append(freeze_mod.Wanted(ENTRY_KIND, item.id, rel, None))
         for k in range(1, len(item.history)):  # each later version is a correction, recorded by a later entry
             named = [n for n in _ENTRY_ID.findall(item.history[k].note) if n != eid and n in log.present and dates.get(n, "") >= dates.get(eid, "")]
             if not named:

@@ -131,6 +131,6 @@ def outputs(res: DeclaredResults) -> Outputs:
     out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
-    amendments.publish(out, fid, cfg.title, inp.log, render.markdown_renderer(),
+    amendments.publish(out, fid, cfg.title, inp.log,
                        {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out

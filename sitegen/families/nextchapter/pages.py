@@ -213,7 +213,7 @@ def outputs(res: NextChapterResults) -> Outputs:
     }
     out.raw_files = [RUN_FILE, ITEMS_FILE, CHAPTERS_FILE, CALLS_FILE]
     out.feed = feed_entries(res)
-    amendments.publish(out, "nextchapter", out.summary["title"], inp.log, render.markdown_renderer(), common)
+    amendments.publish(out, "nextchapter", out.summary["title"], inp.log, common)
     return out
 
 
