@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
-from xml.sax.saxutils import escape as _xml_escape
 
 from sitegen.render import relative_url
 
@@ -28,6 +27,15 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def escape(text: str, entities: dict[str, str] | None = None) -> str:
     return _xml_escape(_NOT_XML.sub("\ufffd", text), entities or {})
+
+
+def _xml_escape(text: str, entities: dict[str, str]) -> str:
+    """xml.sax.saxutils.escape, whose module imports urllib.request (and with it http.client,
+    email and ssl: 20 ms of every build's start)."""
+    text = text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+    for char, entity in entities.items():
+        text = text.replace(char, entity)
+    return text
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -297,8 +297,9 @@ def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> 
 def _render_keys(config: SiteConfig, store_: incremental.Cache | None, digest, keys) -> RenderKeys | None:
     if store_ is None:
         return None
+    # a family's templates shipped inside sitegen's own package are part of its code (code_key)
     templates = incremental.key_of(incremental.code_key(), {r: h for r, h in digest.items() if r.startswith("templates/")},
-                                   [incremental.digest_tree(d, [""]) for d in _template_dirs(config)])
+                                   [incremental.digest_tree(d, [""]) if not incremental.in_code(d) else str(d) for d in _template_dirs(config)])
     return RenderKeys(store_, keys, templates)
 
 

@@ -71,11 +71,12 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import orjson
 
 from sitegen import clock
+from sitegen.errors import BuildError
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
 
@@ -116,14 +117,26 @@ def key_of(*parts: Any) -> str:
 
 
 _code: list[str] = []
+PACKAGE = Path(__file__).resolve().parent  # what code_key hashes of sitegen's own files
+
+
+def in_code(path: Path) -> bool:
+    """Whether every file under PATH is one that code_key hashes (it lies in sitegen's package)."""
+    return path.resolve().is_relative_to(PACKAGE)
 
 
 def code_key() -> str:
     """The generator's identity: its own files, the interpreter and every installed distribution."""
     if not _code:
-        package = Path(__file__).resolve().parent
-        files = {rel: sha for rel, sha in digest_tree(package, [""]).items()
-                 if "__pycache__" not in rel and not rel.endswith((".pyc", ".pyo"))}
+        paths: dict[str, str] = {}
+        for dirpath, dirnames, filenames in os.walk(PACKAGE):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]  # compiled code: what the sources say
+            for name in filenames:
+                if not name.endswith((".pyc", ".pyo")):
+                    path = os.path.join(dirpath, name)
+                    paths[os.path.relpath(path, PACKAGE).replace(os.sep, "/")] = path
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            files = dict(sorted(zip(paths, pool.map(_hash_or_why, paths.values()))))
         # Package folders only: the working directory on sys.path (python -m) must not count.
         folders = [e for e in sys.path if os.path.basename(e) in ("site-packages", "dist-packages") and os.path.isdir(e)]
         dists = sorted(name for entry in folders for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
@@ -245,6 +258,25 @@ class DrawRef:
         return fn(data)
 
 
+@dataclasses.dataclass(frozen=True)
+class CachedRows:
+    """A cached table's rows as the entry holds them (JSON text), made into rows only when the
+    table is written (numbers.table_rows calls it): a rebuild takes most tables' files from
+    the output it replaces, and decoding the rows of every family read from the cache was most
+    of the time it took to read them."""
+
+    text: str
+
+    def __call__(self) -> list[tuple]:
+        try:
+            rows = _value(orjson.loads(self.text))
+        except (ValueError, TypeError, KeyError, orjson.JSONDecodeError, RecursionError) as exc:
+            raise BuildError(f"a table's rows in the build cache ({CACHE_DIR}/) cannot be read ({exc}): build with --no-cache") from None
+        if type(rows) is not list:
+            raise BuildError(f"a table's rows in the build cache ({CACHE_DIR}/) are not rows: build with --no-cache")
+        return rows
+
+
 # The only classes an entry may hold, by name: the results a family hands the build.
 _CLASSES = {c.__name__: c for c in (Outputs, Page, Table, Figure, FeedEntry, SourceFile, DrawRef)}
 _INT64 = range(-(2 ** 63), 2 ** 64)  # what orjson holds as a JSON number
@@ -252,7 +284,8 @@ _INT64 = range(-(2 ** 63), 2 ** 64)  # what orjson holds as a JSON number
 
 def _tree(value: Any, named: bool = False) -> Any:
     """`value` as JSON in which no two values look alike: a JSON object only ever stands for a
-    tag, {"t": tuple}, {"r": a list of tuples of plain values}, {"d": [[key, value], ...]},
+    tag, {"t": tuple}, {"r": a list of tuples of plain values}, {"l": a table's rows as JSON
+    text (CachedRows), outside keys}, {"d": [[key, value], ...]},
     {"b": base64 bytes}, {"c": [class, fields]},
     {"n": a NaN or infinity}, {"i": a large int}, and with `named` (keys) {"f": a function's
     name}, so a string cannot pass for a function nor a list for a tuple. Anything else is a
@@ -284,6 +317,12 @@ def _tree(value: Any, named: bool = False) -> Any:
         return {"d": pairs}
     if kind is bytes:
         return {"b": base64.b64encode(value).decode("ascii")}
+    if kind is Table and not named:  # its rows as JSON text, decoded when written (CachedRows)
+        rows = value.rows
+        text = rows.text if type(rows) is CachedRows else orjson.dumps(_tree(rows)).decode("utf-8") if type(rows) is list else None
+        if text is not None:
+            fields = {f.name: {"l": text} if f.name == "rows" else _tree(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            return {"c": [kind.__name__, fields]}
     if _CLASSES.get(kind.__name__) is kind:
         return {"c": [kind.__name__, {f.name: _tree(getattr(value, f.name), named) for f in dataclasses.fields(value)}]}
     if named and callable(value):
@@ -340,6 +379,8 @@ def _value(tree: Any) -> Any:
         if not all(type(r) is list and _PLAIN.issuperset(map(type, r)) for r in rows):
             raise ValueError("not rows of plain values")
         return list(map(tuple, rows))
+    if tag == "l":
+        return CachedRows(_str(inner))
     if tag == "b":
         return base64.b64decode(_str(inner), validate=True)
     if tag == "n":
@@ -502,11 +543,13 @@ def record_build(root: Path, out_dir: Path, key: str, pages: int, files: int, ma
     tmp.replace(path)
 
 
-def made_before(root: Path, out_dir: Path) -> tuple[dict[str, str], dict[str, str]] | None:
+def made_before(root: Path, out_dir: Path) -> tuple[dict[str, str], dict[str, str], Callable[[str, os.stat_result], bool]] | None:
     """The key each group of out_dir's files was made from (group -> key), as the build that
-    wrote them recorded it, and each file's SHA-256 as its manifest.json lists them; None when
-    there is no such record, or the manifest.json there is not the one that build wrote. A
-    rebuild takes a file from there only once the file hashes as listed (publish.Writer.take)."""
+    wrote them recorded it, each file's SHA-256 as its manifest.json lists them, and
+    `unchanged(rel, st)`: whether a file is, by its identity, the one that build wrote (its
+    stat_index); None when there is no such record, or the manifest.json there is not the one
+    that build wrote. A rebuild takes a file from there only once the file is unchanged, or
+    hashes as listed (publish.Writer.take)."""
     record = _records(root).get(str(out_dir.resolve()))
     made = record.get("made") if isinstance(record, dict) else None
     if not isinstance(made, dict) or not all(isinstance(v, str) for v in made.values()):
@@ -522,7 +565,22 @@ def made_before(root: Path, out_dir: Path) -> tuple[dict[str, str], dict[str, st
         return None
     if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
         return None
-    return made, files
+    index = record.get("stat")
+    return made, files, lambda rel, st: unchanged(index, rel, st)
+
+
+def unchanged(index: Any, rel: str, st: os.stat_result) -> bool:
+    """Whether the file at REL, as lstat found it (`st`), has the identity the stat_index
+    `index` recorded for it, and was not written so close to when the index was taken that a
+    later edit could keep its times (then only its hash can tell)."""
+    if not (isinstance(index, dict) and isinstance(index.get("taken_ns"), int) and isinstance(index.get("racy_ns"), int)
+            and isinstance(index.get("files"), dict)):
+        return False
+    known = index["files"].get(rel)
+    if not (isinstance(known, list) and len(known) == NLINK + 1 and all(type(v) is int for v in known)):
+        return False
+    racy = index["taken_ns"] - max(index["racy_ns"], RACY_NS)
+    return stat.S_ISREG(st.st_mode) and _same(_identity(st), known) and known[2] < racy and known[CTIME] < racy
 
 
 def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:

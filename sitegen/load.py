@@ -170,17 +170,30 @@ def walk_inputs(root: Path, parts: Iterable[str]) -> tuple[dict[str, Path], dict
     input_target). Editor droppings are skipped; symlinked folders are not followed (a symlink
     to a file is checked like any file). A missing part contributes nothing."""
     found: dict[str, tuple[Path | None, str]] = {}
+    real_root = os.path.realpath(root)
     for part in parts:
         base = root / part
         if not base.is_dir():
             if os.path.lexists(base) and not is_editor_dropping(base.name):
                 found[rel_path(root, base)] = input_target(root, base)
             continue
+        # Below a folder inside root, os.walk enters no symlinked folder: a file that is no
+        # symlink itself then lies at the folder's real path plus its own. Anything else goes
+        # through input_target (every file resolved, as each would be: 1,200 realpaths a walk).
+        top, real_top, rel_top = str(base), os.path.realpath(base), rel_path(root, base)
+        inside = os.path.commonpath([real_top, real_root]) == real_root
         for dirpath, _dirnames, filenames in os.walk(base):
+            below = dirpath[len(top):]  # "" or "/sub/folder"
+            prefix = f"{rel_top}{below}/" if rel_top != "." else f"{below[1:]}/" if below else ""
             for name in filenames:
-                if not is_editor_dropping(name):
-                    p = Path(dirpath) / name
-                    found[rel_path(root, p)] = input_target(root, p)
+                if is_editor_dropping(name):
+                    continue
+                rel = prefix + name
+                try:
+                    regular = inside and stat.S_ISREG(os.lstat(f"{dirpath}/{name}").st_mode)
+                except OSError:
+                    regular = False
+                found[rel] = (Path(f"{real_top}{below}/{name}"), "") if regular else input_target(root, Path(dirpath) / name)
     inputs = {rel: target for rel, (target, _) in sorted(found.items()) if target is not None}
     others = {rel: what for rel, (target, what) in sorted(found.items()) if target is None}
     return inputs, others

@@ -275,10 +275,14 @@ class OutputPaths:
 @dataclass(frozen=True)
 class Made:
     """What a previous build of the output was made from: each group's key (Writer.take), and
-    each file's SHA-256 as its manifest lists them."""
+    each file's SHA-256 as its manifest lists them. `unchanged(rel, st)`: whether the file at
+    rel, as lstat found it, is by its identity (inode, size, times) the file that build wrote,
+    untouched since (incremental.unchanged); then its bytes are taken to be the manifest's
+    without hashing them. Either way the verify stage hashes every staged file again."""
 
     keys: dict[str, str]
     files: dict[str, str]
+    unchanged: Callable[[str, os.stat_result], bool] | None = None
 
 
 # Files sent to the writer process between two reports of their hashes: what it holds of them
@@ -395,18 +399,24 @@ class Writer:
         if previous is None or previous.keys.get(group) != key or rel not in previous.files:
             return False
         started = time.perf_counter()
-        target = f"{self.staging}/{rel}"
+        target, source = f"{self.staging}/{rel}", f"{self.out_dir}/{rel}"
         try:
             self._disk.make_dir(os.path.dirname(target))
-            os.link(f"{self.out_dir}/{rel}", target, follow_symlinks=False)
+            before = os.lstat(source)
+            os.link(source, target, follow_symlinks=False)
         except OSError:
             return False
         try:
-            # What is hashed is what was linked: a symbolic link or anything but a file fails here
+            # What is checked is what was linked: a symbolic link or anything but a file fails
+            # here. It is hashed unless it is, by its identity, the file the previous build
+            # wrote (linking it moved its change time: the identity is the one found before).
             fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
             with open(fd, "rb") as fh:
                 st = os.fstat(fh.fileno())
-                same = stat.S_ISREG(st.st_mode) and hashlib.file_digest(fh, "sha256").hexdigest() == previous.files[rel]
+                same = stat.S_ISREG(st.st_mode) and (
+                    (previous.unchanged is not None and previous.unchanged(rel, before)
+                     and (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns) == (before.st_ino, before.st_dev, before.st_size, before.st_mtime_ns))
+                    or hashlib.file_digest(fh, "sha256").hexdigest() == previous.files[rel])
         except OSError:
             same = False
         if not same:

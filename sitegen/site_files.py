@@ -6,11 +6,11 @@ without following a symbolic link, whatever the manifest names.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 from sitegen.errors import BuildError
-from sitegen.load import sha256_bytes
 from sitegen.publish import json_bytes
 
 MANIFEST = "manifest.json"
@@ -22,7 +22,7 @@ def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
     files: dict[str, Path] = {}
     odd: list[str] = []
 
-    def walk(d: Path, prefix: str) -> None:
+    def walk(d: str, prefix: str) -> None:
         with os.scandir(d) as it:
             entries = sorted(it, key=lambda e: e.name)
         for e in entries:
@@ -30,14 +30,18 @@ def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
             if e.is_symlink():
                 odd.append(f"{rel}: a symbolic link inside the site; not followed")
             elif e.is_dir(follow_symlinks=False):
-                walk(Path(e.path), rel + "/")
+                walk(e.path, rel + "/")
             elif e.is_file(follow_symlinks=False):
                 files[rel] = Path(e.path)
             else:
                 odd.append(f"{rel}: not a regular file; not read")
 
-    walk(site, "")
+    walk(str(site), "")
     return files, odd
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
 
 
 def listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
@@ -47,7 +51,12 @@ def listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
         if p is None:
             out.append(f"{rel}: listed in manifest.json but missing")
             continue
-        found = sha256_bytes(p.read_bytes())
+        try:
+            with open(p, "rb", opener=_no_follow) as fh:  # what tree found, a regular file, read without following a link
+                found = hashlib.file_digest(fh, "sha256").hexdigest()
+        except OSError as exc:
+            out.append(f"{rel}: cannot be read ({exc.strerror or exc})")
+            continue
         if found != sha:
             out.append(f"{rel}: SHA-256 {found} differs from the manifest's {sha}")
     for rel in sorted(set(files) - set(listed) - {MANIFEST}):

@@ -20,12 +20,11 @@ import zipfile
 from dataclasses import dataclass, replace
 from typing import BinaryIO, Callable
 from urllib.parse import quote
-from xml.sax.saxutils import escape
 
 from markupsafe import Markup
 from markupsafe import escape as escape_html
 
-from sitegen.atom import Category, FeedHead, atom_feed
+from sitegen.atom import Category, FeedHead, atom_feed, escape
 from sitegen.config import SiteConfig
 from sitegen.families import Outputs, Page
 from sitegen.load import sha256_bytes

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -629,7 +630,13 @@ def test_an_entry_holds_data_only_and_round_trips_exactly():
     o = Outputs(pages=[Page("a/index.html", "t.html", "A", {})], tables=[Table("a/t", "T", ["x"], [(1, None, 2.5, "s", True)], {"f": "0"}, "c")],
                 figures=[Figure("a/f", [{"k": 1.0}], incremental.DrawRef("sitegen.families.canonic.figure", "draw_transfer"), "alt", {}, "c", "k")],
                 fragments={"s": ("t.html", {})}, summary={"t": (1, 2), "big": 2 ** 70, "inf": float("inf")}, files={"f.xml": b"\x00\xff"})
-    assert incremental.decode(incremental.encode(o)) == o
+    back = incremental.decode(incremental.encode(o))
+    # a table's rows come back as a function that makes them, when the table is written
+    assert isinstance(back.tables[0].rows, incremental.CachedRows) and back.tables[0].rows() == o.tables[0].rows
+    assert replace(back, tables=[replace(t, rows=t.rows()) for t in back.tables]) == o
+    assert incremental.decode(incremental.encode(back)) == back  # and go back into an entry as they were
+    with pytest.raises(BuildError, match="--no-cache"):
+        incremental.CachedRows('{"t": [1]}')()
     # rows are tagged as a whole only when every one is a tuple of plain values
     for rows in ([(1, "a"), (None, 2.5)], [()], [(1,), [2]], [(float("nan"),)], [(2 ** 70,)], [((1,),)], [{"k": (1,)}, {"k": 1.5}]):
         assert repr(incremental.decode(incremental.encode(rows))) == repr(rows)
@@ -643,6 +650,17 @@ def test_an_entry_holds_data_only_and_round_trips_exactly():
         incremental.decode(forged)
     with pytest.raises(ValueError, match="not a function defined in"):
         incremental.DrawRef("sitegen.families.canonic.figure", "annotations")([])  # imported there, not defined
+
+
+def test_a_warm_build_into_a_new_output_writes_the_cached_tables_as_a_cold_build_does(site, tmp_path, monkeypatch):
+    """Nothing to take: every family's tables are written from the rows the cache holds."""
+    counting = Counting(monkeypatch)
+    making = Making(monkeypatch)
+    out = tmp_path / "elsewhere"
+    build(load_config(site), out)
+    assert counting.calls == [] and making.tables
+    monkeypatch.undo()
+    assert_same_as_cold(site, out, tmp_path)
 
 
 def test_the_retired_output_is_deleted_in_the_background(site, tmp_path):
