@@ -93,3 +93,30 @@ def test_templates_compiled_under_other_options_are_not_reused(package):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(package / "templates")), bytecode_cache=cache)
     env.get_template("t.html")
     assert compiled == ["t.html", "t.html"] and len(kept(package)) == 2
+
+
+class _Html:
+    def __html__(self):
+        return "<b>kept</b>"
+
+
+class _Text(str):
+    pass
+
+
+def test_a_page_writes_every_value_as_markupsafe_escapes_it(tmp_path):
+    """A page template's output escape (render._output_escape) gives markupsafe's text for any
+    value: markup, text with every character that must be escaped, numbers, None, a str
+    subclass, an object with __html__; in a macro, a set block and a call block too."""
+    from markupsafe import Markup
+
+    values = ["<script>alert('x')</script> & \"q\"", Markup("<i>safe</i>"), 3, -2.5, float("nan"), True, None, _Text("<t>"), _Html(), ""]
+    source = ("{% macro m(v) %}[{{ v }}]{% endmacro %}{% macro c() %}<{{ caller() }}>{% endmacro %}"
+              "{% for v in values %}{{ v }}|{{ m(v) }}|{% set s %}{{ v }}{% endset %}{{ s }}|{% call c() %}{{ v }}{% endcall %}{% endfor %}")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "p.html").write_text(source, encoding="utf-8")
+    ours = render.environment(tmp_path / "templates").get_template("p.html")
+    assert type(ours) is render._PageTemplate and ours.root_render_func.__globals__["escape"] is render._output_escape
+    reference = jinja2.Environment(autoescape=True).from_string(source)
+    assert ours.render(values=values) == reference.render(values=values)
+    assert "&lt;script&gt;" in ours.render(values=values) and "<i>safe</i>" in ours.render(values=values)
