@@ -36,9 +36,9 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter, Vali
 
 from sitegen import clock
 from sitegen.contract import validate_one
-from sitegen.errors import Problem
+from sitegen.errors import InputError, Problem
 from sitegen.fields import IsoDate, Name
-from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, read_markdown
+from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, read_markdown
 
 PLACEHOLDER = "FILL IN"  # `sitegen new amendment` writes it; the build refuses it until replaced
 KIND_PREFIX = {"amendment": "A", "clarification": "C", "rename-note": "R"}
@@ -247,11 +247,12 @@ class Texts:
 
 def front_matter_digest(root: Path, rel: str) -> str | None:
     """What keys an entry's file for its family: a hash of its front matter as written (its
-    text left out); None when the file has no closed front matter or cannot be read as text
-    (it is then keyed by its whole bytes, and its family's load reports what is wrong)."""
+    text left out); None when the file has no closed front matter, is not an input (a symlink
+    out of the repository, a FIFO: never opened) or cannot be read as text. It is then keyed by
+    what the inputs' digest says of it, and its family's load reports what is wrong."""
     try:
-        text = (root / rel).read_bytes().decode("utf-8").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError):
+        text = input_bytes(root, root / rel).decode("utf-8").replace("\r\n", "\n")
+    except (InputError, UnicodeDecodeError):
         return None
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
@@ -297,8 +298,9 @@ def front_matter_keys(root: Path, digest: dict[str, str], fids) -> dict[str, str
     out = {}
     for fid in fids:
         folder = log_dir(fid) + "/"
-        for rel in digest:
-            if rel.startswith(folder) and rel.endswith(".md"):  # what read() reads (discover)
+        for rel, sha in digest.items():
+            # what read() reads (discover), and only an input (the digest's "not an input: ..." else)
+            if rel.startswith(folder) and rel.endswith(".md") and not sha.startswith("not an input"):
                 if (front := front_matter_digest(root, rel)) is not None:
                     out[rel] = f"front matter {front}"
     return out

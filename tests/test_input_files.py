@@ -91,6 +91,24 @@ def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(
     assert hash_tree(out) == before
 
 
+def test_an_amendment_entry_that_is_a_fifo_or_a_symlink_out_is_one_problem_never_opened(tmp_path, built_site):
+    """A log entry is keyed by its front matter, read before any family loads: only an input is
+    ever read for it, so a FIFO there is never opened (a hang) and a link out never followed."""
+    site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"]), tmp_path / "out"
+    assert build_cli(site, out).returncode == 0
+    before = hash_tree(out)
+    log = site / "content" / "nextchapter" / "amendments"
+    log.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(log / "A8.md")
+    (tmp_path / "host.md").write_text("---\nid: A9\n---\nhost\n", encoding="utf-8")
+    (log / "A9.md").symlink_to(tmp_path / "host.md")
+    expected = [f"content/nextchapter/amendments/A8.md: {NOT_AN_INPUT} a FIFO",
+                f"content/nextchapter/amendments/A9.md: {NOT_AN_INPUT} a symlink to a path outside it"]
+    assert problem_lines(build_cli(site, out, process=True)) == expected
+    assert problem_lines(run_cli("validate", "--root", str(site), process=True)) == expected
+    assert hash_tree(out) == before
+
+
 def test_an_emacs_lock_file_is_skipped_and_publishes_nothing(tmp_path, built_site):
     site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"]), tmp_path / "out"
     # What emacs leaves beside a file being edited: a symlink to "user@host.pid:boot", dangling.
