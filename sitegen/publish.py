@@ -431,8 +431,8 @@ class Writer:
         return True
 
     def mark(self, group: str, key: str) -> None:
-        """Record that this build's files of `group` are made from `key` (as take() does), for a
-        group whose files are all made (not taken) from it."""
+        """Record that this build's files of `group` are made from `key`, as take() does: for a
+        group some of whose files are made, not taken (pages rendered or read from the cache)."""
         self.made[group] = key
 
     def write_from(self, rel: str, fill: Callable[[BinaryIO], None]) -> None:

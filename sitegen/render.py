@@ -397,7 +397,8 @@ def _output_escape(value: Any) -> str:
     """What `{{ value }}` writes in a page: markupsafe.escape's text, as a str. A compiled
     template calls `escape` on every value it writes (430,000 of them in the demo's pages) and
     only ever joins what it returns, so wrapping each in a Markup, a Python-level constructor,
-    was a tenth of rendering. Numbers have nothing to escape."""
+    was a third of rendering (the demo's family pages: 0.91 s, against 0.61 s without). Numbers
+    have nothing to escape."""
     kind = type(value)
     if kind is str:
         return _escape_inner(value)

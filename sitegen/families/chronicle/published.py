@@ -12,10 +12,10 @@ from pathlib import Path
 
 from sitegen import amendments
 from sitegen import freeze as freeze_mod
+from sitegen.config import Limits
 from sitegen.contract import validate_one
 from sitegen.errors import InputError
 from sitegen.fingerprint import text_fingerprint
-from sitegen.config import Limits
 from sitegen.load import Loaded, input_bytes, read_json
 
 FREEZE_FILE = "data/chronicle/freeze.json"
