@@ -77,6 +77,20 @@ PARAGRAPH = "\n\nA new closing paragraph."  # appended to content/index.md
 FOOTER = "<p>Edited footer.</p></footer>"  # in place of base.html's </footer>
 
 
+def refused_warm_as_cold(site: Path, tmp_path: Path) -> InputError:
+    """Build SITE into tmp_path/out (built, cache warm) and, from scratch, into tmp_path/cold:
+    both must be refused with the same problems, and out/ left as it was. The warm refusal."""
+    out = tmp_path / "out"
+    before = tree(out)
+    with pytest.raises(InputError) as warm:
+        build(load_config(site), out)
+    with pytest.raises(InputError) as cold:
+        build(load_config(site), tmp_path / "cold", cache=False)
+    assert str(warm.value) == str(cold.value)
+    assert tree(out) == before
+    return warm.value
+
+
 def _built_once(base: Path, built_site, fids: list[str]) -> tuple[Path, Path]:
     root = copy_site(base / "site", cache_from=built_site.root, families=fids)
     for rel, entry in NEW_ENTRIES.items():
@@ -241,35 +255,19 @@ def test_a_rebuild_after_an_entry_text_edit_renders_only_the_pages_that_show_the
 ])
 def test_an_entry_text_the_log_rules_refuse_is_refused_warm_as_it_is_cold(site, tmp_path, text, expected):
     """The rules on an entry's text are checked on every build, its family's result cached or not."""
-    out = tmp_path / "out"
-    before = tree(out)
     path = site / AMENDMENT
     head, _, _body = path.read_text(encoding="utf-8").partition("\n---\n")
     path.write_text(f"{head}\n---\n\n{text}\n" if text else f"{head}\n---\n", encoding="utf-8")
-    with pytest.raises(InputError) as warm:
-        build(load_config(site), out)
-    with pytest.raises(InputError) as cold:
-        build(load_config(site), tmp_path / "cold", cache=False)
-    assert str(warm.value) == str(cold.value)
-    assert [(p.file, p.expected) for p in warm.value.problems] == [(AMENDMENT, expected)]
-    assert tree(out) == before
+    refused = refused_warm_as_cold(site, tmp_path)
+    assert [(p.file, p.expected) for p in refused.problems] == [(AMENDMENT, expected)]
 
 
 def test_an_edited_published_entry_is_refused_warm_as_it_is_cold(canonic_site, tmp_path):
     """A published entry of ChronicleBench's log is recorded by its text's fingerprint: an edit
     is refused with the family's result cached (keyed on the front matter) as without it."""
-    site = canonic_site
-    out = tmp_path / "out"
-    before = tree(out)
-    append(site, "content/chronicle/amendments/A2.md", "\nA sentence added after it was published.")
-    with pytest.raises(InputError) as warm:
-        build(load_config(site), out)
-    with pytest.raises(InputError) as cold:
-        build(load_config(site), tmp_path / "cold", cache=False)
-    assert str(warm.value) == str(cold.value)
-    [p] = warm.value.problems
+    append(canonic_site, "content/chronicle/amendments/A2.md", "\nA sentence added after it was published.")
+    [p] = refused_warm_as_cold(canonic_site, tmp_path).problems
     assert p.file == "content/chronicle/amendments/A2.md" and "fingerprint" in p.expected and "entry-a2" in p.expected
-    assert tree(out) == before
 
 
 def retitle(root: Path) -> None:
@@ -410,17 +408,8 @@ def test_an_edited_pages_entry_is_not_published(site, tmp_path):
 def test_an_edited_show_bible_is_refused_warm_as_it_is_cold(canonic_site, tmp_path):
     """Canonic's cached result was keyed on its data alone: with a warm cache, an edited Show
     Bible was published while its verification page said the recorded fingerprint matched."""
-    site = canonic_site
-    out = tmp_path / "out"
-    before = tree(out)
-    append(site, "content/canonic/bibles/the-office.md", "\nA sentence added after the freeze.")
-    with pytest.raises(InputError) as warm:
-        build(load_config(site), out)
-    with pytest.raises(InputError) as cold:
-        build(load_config(site), tmp_path / "cold", cache=False)
-    assert str(warm.value) == str(cold.value)
-    assert "content/canonic/bibles/the-office.md" in str(warm.value)
-    assert tree(out) == before
+    append(canonic_site, "content/canonic/bibles/the-office.md", "\nA sentence added after the freeze.")
+    assert "content/canonic/bibles/the-office.md" in str(refused_warm_as_cold(canonic_site, tmp_path))
 
 
 def test_a_family_that_reads_outside_its_declared_inputs_fails_the_build(site, tmp_path, monkeypatch):
