@@ -620,10 +620,9 @@ def _page_writer(writer: publish.Writer, texts: amendments.Texts) -> tuple[Calla
 
 def _placed(o: Outputs, texts: amendments.Texts) -> Outputs:
     """A family's Outputs with its amendment log's text placed in its feed entries and its
-    generated files (a feed of its own), as in its pages (sitegen.amendments)."""
+    generated feeds (its files ending .xml), as in its pages (sitegen.amendments)."""
     feed = [replace(e, html=texts.place(e.html)) for e in o.feed]
-    files = {rel: texts.place_xml(data) if rel.endswith(".xml") else texts.place(data.decode("utf-8")).encode("utf-8") if rel.endswith(".html") else data
-             for rel, data in o.files.items()}
+    files = {rel: texts.place_xml(data) if rel.endswith(".xml") else data for rel, data in o.files.items()}
     return replace(o, feed=feed, files=files)
 
 

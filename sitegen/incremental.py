@@ -579,8 +579,7 @@ def unchanged(index: Any, rel: str, st: os.stat_result) -> bool:
     known = index["files"].get(rel)
     if not (isinstance(known, list) and len(known) == NLINK + 1 and all(type(v) is int for v in known)):
         return False
-    racy = index["taken_ns"] - max(index["racy_ns"], RACY_NS)
-    return stat.S_ISREG(st.st_mode) and _same(_identity(st), known) and known[2] < racy and known[CTIME] < racy
+    return stat.S_ISREG(st.st_mode) and _same(_identity(st), known) and _settled(index, known)
 
 
 def up_to_date(root: Path, out_dir: Path, key: str) -> dict | None:
@@ -650,7 +649,6 @@ def _untouched(out_dir: Path, index: Any, manifest_files: dict) -> bool:
             and isinstance(index.get("files"), dict)
             and isinstance(index.get("folders"), dict) and index["files"].keys() == manifest_files.keys() | {"manifest.json"}):
         return False
-    racy = index["taken_ns"] - max(index["racy_ns"], RACY_NS)
     base = str(out_dir)
     for group in ("folders", "files"):
         for rel, known in index[group].items():
@@ -659,10 +657,16 @@ def _untouched(out_dir: Path, index: Any, manifest_files: dict) -> bool:
             if not _same(now, known):
                 return False
             # (manifest.json itself is hashed by the caller, against the record)
-            if group == "files" and rel in manifest_files and (known[2] >= racy or known[CTIME] >= racy) \
-                    and sha256_file(path) != manifest_files[rel]:
+            if group == "files" and rel in manifest_files and not _settled(index, known) and sha256_file(path) != manifest_files[rel]:
                 return False
     return True
+
+
+def _settled(index: dict, known: list[int]) -> bool:
+    """Whether a file's times in the stat index `index` are older than when it was taken, by
+    more than RACY_NS: an edit since would have moved them (a racy one is hashed instead)."""
+    racy = index["taken_ns"] - max(index["racy_ns"], RACY_NS)
+    return known[2] < racy and known[CTIME] < racy
 
 
 def output_intact(out_dir: Path, manifest_sha: str, index: Any = None) -> bool:

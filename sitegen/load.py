@@ -95,9 +95,10 @@ def _open_regular(path: Path | str, flags: int = 0) -> BinaryIO:
     return fh
 
 
-def sha256_file(path: Path) -> str:
-    """A regular file's SHA-256, read in blocks (never whole in memory); OSError for anything else."""
-    with _open_regular(path) as fh:
+def sha256_file(path: Path, flags: int = 0) -> str:
+    """A regular file's SHA-256, read in blocks (never whole in memory); OSError for anything else
+    (`flags`: os.O_NOFOLLOW, for a file that must not be a symbolic link)."""
+    with _open_regular(path, flags) as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 

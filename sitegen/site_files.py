@@ -6,11 +6,11 @@ without following a symbolic link, whatever the manifest names.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from sitegen.errors import BuildError
+from sitegen.load import sha256_file
 from sitegen.publish import json_bytes
 
 MANIFEST = "manifest.json"
@@ -40,14 +40,9 @@ def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
     return files, odd
 
 
-def _no_follow(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
-
-
 def _sha256(path: Path) -> str | OSError:
-    try:
-        with open(path, "rb", opener=_no_follow) as fh:  # what tree found, a regular file, read without following a link
-            return hashlib.file_digest(fh, "sha256").hexdigest()
+    try:  # what tree found, a regular file, read without following a link
+        return sha256_file(path, os.O_NOFOLLOW)
     except OSError as exc:
         return exc
 
