@@ -515,8 +515,14 @@ def _number_filters(env: jinja2.Environment) -> None:
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:
     # page_type names the template, so tests can pick one page of each kind
-    return _joined(env.get_template(template).generate(**context, page_path=path, page_type=template.removesuffix(".html"),
-                                                       link=_linker(path)))
+    compiled = env.get_template(template)
+    ctx = compiled.new_context({**context, "page_path": path, "page_type": template.removesuffix(".html"), "link": _linker(path)})
+    try:
+        # what Template.generate iterates, less its own generator: every piece of a page passes
+        # up through each generator it is yielded from (a block, the templates it extends)
+        return _joined(compiled.root_render_func(ctx))
+    except Exception:
+        env.handle_exception()  # raises it, its traceback pointing into the template as jinja2's own
 
 
 PIECES = 65_536  # a page's pieces joined at a time

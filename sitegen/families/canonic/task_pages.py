@@ -14,10 +14,11 @@ from sitegen.families.canonic.sentences import SENTENCES
 from sitegen.families.canonic.validate import SWEEP_FILE
 
 TASKS_INDEX = "canonic/tasks/index.html"
+TASKS_DIR = "canonic/tasks/"  # a task's page is the folder of its id in here
 
 
 def task_path(task: str) -> str:
-    return f"canonic/tasks/{task}/index.html"
+    return f"{TASKS_DIR}{task}/index.html"
 
 
 def origin_rows(sweep) -> list[tuple]:
