@@ -158,19 +158,28 @@ def _floats(value: Any, path: str, seen: set[int], named: set[int], skip: frozen
 _LEAVES = (str, bytes, int, bool, type(None))
 
 
-def _containers(value: Any) -> Iterator[Any] | None:
-    """The values directly inside `value` (None when it is searched no deeper)."""
-    if isinstance(value, dict):
-        return iter(value.values())
-    if isinstance(value, (list, tuple)):
-        return iter(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (getattr(value, f.name) for f in dataclasses.fields(value))
-    return None
-
-
 def _enterable(value: Any) -> bool:
     return not (isinstance(value, _LEAVES) or callable(value) or hasattr(type(value), "model_fields"))
+
+
+# What _has_bad does with a value, decided by its type alone (callable(), a dataclass, a
+# pydantic model and the isinstance tests all are), once per type: a row page's context is
+# mostly named tuples, which the exact-type tests below do not catch.
+_SKIP, _FLOAT, _DICT, _ITEMS, _FIELDS = range(5)
+_KINDS: dict[type, int] = {str: _SKIP, int: _SKIP, bool: _SKIP, bytes: _SKIP, type(None): _SKIP, float: _FLOAT,
+                           dict: _DICT, list: _ITEMS, tuple: _ITEMS}
+
+
+def _kind(value: Any) -> int:
+    if isinstance(value, float):  # a float's subclass (numpy's)
+        return _FLOAT
+    if not _enterable(value):
+        return _SKIP
+    if isinstance(value, dict):
+        return _DICT
+    if isinstance(value, (list, tuple)):
+        return _ITEMS
+    return _FIELDS if dataclasses.is_dataclass(value) else _SKIP
 
 
 def _has_bad(value: Any, seen: set[int], skip: frozenset[int] = frozenset()) -> bool:
@@ -178,35 +187,28 @@ def _has_bad(value: Any, seen: set[int], skip: frozenset[int] = frozenset()) -> 
     deeper than recursion should go, and a call per value is the cost), not entering what
     `seen` or `skip` holds."""
     stack = [value]
-    isfinite, leaves = math.isfinite, _LEAF_TYPES
+    isfinite, kinds = math.isfinite, _KINDS
     while stack:
         v = stack.pop()
-        t = type(v)
-        if t is float:
+        kind = kinds.get(type(v))
+        if kind is None:
+            kind = kinds[type(v)] = _kind(v)
+        if kind == _SKIP:
+            continue
+        if kind == _FLOAT:
             if not isfinite(v):
                 return True
             continue
-        if t in leaves:
-            continue
-        if t is dict or t is list or t is tuple:
-            if id(v) not in seen and id(v) not in skip:
-                seen.add(id(v))
-                stack.extend(v.values() if t is dict else v)
-            continue
-        if isinstance(v, float):  # a float's subclass (numpy's)
-            if not isfinite(v):
-                return True
-            continue
-        if not _enterable(v) or id(v) in seen or id(v) in skip:
+        if id(v) in seen or id(v) in skip:
             continue
         seen.add(id(v))
-        inside = _containers(v)
-        if inside is not None:
-            stack.extend(inside)
+        if kind == _DICT:
+            stack.extend(v.values())
+        elif kind == _ITEMS:
+            stack.extend(v)
+        else:
+            stack.extend(getattr(v, f.name) for f in dataclasses.fields(v))
     return False
-
-
-_LEAF_TYPES = frozenset({str, int, bool, bytes, type(None)})
 
 
 def _named(value: Any, path: str, seen: set[int]) -> Iterator[tuple[str, float]]:

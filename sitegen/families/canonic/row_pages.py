@@ -52,26 +52,33 @@ def _strings(table, column: str) -> list:
     return [None if i is None else words[i] for i in encoded.indices.to_pylist()]
 
 
-def _judgments(tables, ids: dict[str, list[str]]) -> dict[tuple[str, str], list[Call]]:
-    """(model, task) -> its judge calls in artifact order, each with the anchors it chose. A
+def _judgments(judgments, anchors, counts: list[int], ids: dict[str, list[str]]) -> dict[tuple[str, str], list[Call]]:
+    """(model, task) -> its judge calls in artifact order, each with the anchors it chose:
+    `anchors` holds them judgment after judgment, `counts[i]` of them for judgments' row i. A
     combination of anchors is one dict, shared by every call that chose it (a rubric of five
     dimensions on five anchors has 3,125). The tables hold codes; `ids` says what they stand for."""
-    a = tables["anchors"]
     dims = ids["dimension"]
-    chosen: dict[int, list[tuple[str, float]]] = defaultdict(list)
-    for judgment, dim, value in zip(*(a.column(c).to_pylist() for c in ("judgment", "dimension", "anchor"))):
-        chosen[judgment].append((dims[dim], value))
-    shared: dict[tuple, dict[str, float]] = {}
-    anchors = {key: shared.setdefault(tuple(pairs), dict(pairs)) for key, pairs in chosen.items()}
-    del chosen
-    out: dict[tuple[str, str], list[Call]] = defaultdict(list)
-    j = tables["judgments"]
-    models, tasks, judges = ids["model"], ids["task"], ids["judge"]
-    cols = (*(j.column(c).to_pylist() for c in ("model", "task", "judge", "seq")), _strings(j, "prompt"), _strings(j, "outcome"),
-            *(j.column(c).to_pylist() for c in ("weighted", "rationale", "id")))
+    codes, values = anchors.column("dimension").to_pylist(), anchors.column("anchor").to_pylist()
     none: dict[str, float] = {}
-    for model, task, judge, seq, prompt, outcome, weighted, rationale, jid in zip(*cols):
-        out[(models[model], tasks[task])].append(Call(judges[judge], seq, prompt, outcome, weighted, rationale, anchors.get(jid, none)))
+    shared: dict[tuple, dict[str, float]] = {}
+    chosen: list[dict[str, float]] = []
+    at = 0
+    for n in counts:  # a slice per judgment, not a step per anchor: a row page's calls choose 400 of them
+        if n:
+            key = (tuple(codes[at:at + n]), tuple(values[at:at + n]))
+            made = shared.get(key)
+            if made is None:
+                made = shared[key] = dict(zip([dims[c] for c in key[0]], key[1]))
+            chosen.append(made)
+            at += n
+        else:
+            chosen.append(none)
+    out: dict[tuple[str, str], list[Call]] = defaultdict(list)
+    models, tasks, judges = ids["model"], ids["task"], ids["judge"]
+    cols = (*(judgments.column(c).to_pylist() for c in ("model", "task", "judge", "seq")), _strings(judgments, "prompt"),
+            _strings(judgments, "outcome"), *(judgments.column(c).to_pylist() for c in ("weighted", "rationale")), chosen)
+    for model, task, judge, seq, prompt, outcome, weighted, rationale, chose in zip(*cols):
+        out[(models[model], tasks[task])].append(Call(judges[judge], seq, prompt, outcome, weighted, rationale, chose))
     for calls in out.values():
         calls.sort(key=lambda c: c.seq)
     return out
@@ -101,8 +108,11 @@ class _CallIndex:
         # convert all 25 million anchors for every row at 1000x data
         needles = judgments.astype(self.a_of.dtype)
         lo, hi = np.searchsorted(self.a_of, needles, "left"), np.searchsorted(self.a_of, needles, "right")
-        anchors = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist())]) if len(judgments) else judgments
-        return _judgments({"judgments": self.j.take(judgments), "anchors": self.a.take(anchors)}, self.ids)
+        counts = hi - lo
+        # the positions lo..hi-1 of each judgment in turn, without a Python step per judgment:
+        # position k of the result is k plus its judgment's lo less the anchors before it
+        anchors = np.arange(counts.sum()) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+        return _judgments(self.j.take(judgments), self.a.take(anchors), counts.tolist(), self.ids)
 
 
 class _Batches:
