@@ -1,0 +1,62 @@
+"""The store's row fetches: rows_shared gives exactly what rows() gives (values, their types,
+their order), with each distinct string one object, whatever the column types and however
+many batches the result comes in."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from sitegen import store
+
+ROWS = [("m-b", "counted", 3, 2.5, True), ("m-a", None, 1, None, False), ("m-b", "counted", 2, -0.0, None),
+        ("m-a", "reframe", 1, 1e-300, True), ("m-c", "counted", None, 7.0, False)]
+
+
+@pytest.fixture()
+def db():
+    con = store.connect()
+    con.execute("CREATE TABLE t (model VARCHAR, status VARCHAR, n INTEGER, score DOUBLE, ok BOOLEAN)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?)", ROWS * 7)
+    yield con
+    con.close()
+
+
+def typed(rows: list[tuple]) -> list[tuple]:
+    # -0.0 == 0.0 and 1 == 1.0 == True: compare the types (and a zero's sign) too
+    return [tuple((type(v), repr(v)) for v in row) for row in rows]
+
+
+QUERY = "SELECT model, status, n, score, ok, n * 2 AS twice FROM t ORDER BY model, n, score, status, ok"
+
+
+def test_rows_shared_gives_the_rows_of_rows(db, monkeypatch):
+    monkeypatch.setattr(store, "SHARED_BATCH", 4)  # several batches, a string seen in more than one
+    got = store.rows_shared(db, QUERY)
+    assert typed(got) == typed(store.rows(db, QUERY))
+    assert len(got) == len(ROWS) * 7
+    same = [row[0] for row in got if row[0] == "m-b"]
+    assert len({id(s) for s in same}) == 1  # one object for every "m-b", across batches
+
+
+def test_rows_shared_with_parameters(db):
+    sql = "SELECT model, score FROM t WHERE status = ? ORDER BY model, score"
+    assert typed(store.rows_shared(db, sql, ["counted"])) == typed(store.rows(db, sql, ["counted"]))
+
+
+def test_rows_shared_with_other_column_types(db):
+    # a date, a decimal and a sum of integers (a HUGEINT, which Arrow carries as a decimal):
+    # their Python values come as DuckDB gives them
+    sql = """SELECT model, DATE '2026-12-04' + min(n) AS day, CAST(max(score) AS DECIMAL(6, 2)) AS d, sum(n) AS total
+             FROM t WHERE n IS NOT NULL GROUP BY model ORDER BY model"""
+    got = store.rows_shared(db, sql)
+    assert typed(got) == typed(store.rows(db, sql))
+    assert [type(v) for v in got[0][1:]] == [datetime.date, Decimal, int]
+
+
+def test_rows_shared_of_no_rows_and_without_order(db):
+    assert store.rows_shared(db, "SELECT model FROM t WHERE n > 100 ORDER BY model") == []
+    with pytest.raises(ValueError, match="ORDER BY"):
+        store.rows_shared(db, "SELECT model FROM t")
