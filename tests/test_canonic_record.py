@@ -17,10 +17,13 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from sitegen.build import validate
 from sitegen.config import load_config
 from sitegen.errors import InputError
+from sitegen.families.canonic.validate import contains_word
 
 from conftest import (CELLS_REL, FREEZE_REL, SWEEP_REL, enable_only, find_cell_line, only, read_cells, read_sweep,
                       ref_fingerprint, ref_ladders, ref_probes, ref_status, reference, rewrite_cell_line, run_cli, where,
@@ -405,3 +408,17 @@ def test_each_models_sitcom_dimensions_by_format_are_recomputed(built_site, ref)
     for r in rows:
         values = want[(r["model"], r["format"], r["dimension"])]
         assert (r["judgments"], r["mean_anchor"]) == (len(values), pytest.approx(sum(values) / len(values), abs=1e-12))
+
+
+@given(st.text(alphabet="ab1-/ .ſK", max_size=12), st.text(alphabet="ab1-/ .", max_size=4))
+@example("metalwork", "meta")
+@example("the meta one", "meta")
+@example("meta", "meta")
+@example("ab", "")
+@example("", "")
+@example("openai/gpt-5 labs", "gpt-5")
+def test_a_tuning_label_is_searched_for_whole_words_as_the_published_pattern_reads(label, word):
+    """The label check's word search (no regex compiled per word, for sweeps of thousands of
+    models) finds exactly what (?<![a-z0-9])word(?![a-z0-9]) finds."""
+    pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
+    assert contains_word(label, word) == (re.search(pattern, label) is not None)
