@@ -164,7 +164,7 @@ def _enterable(value: Any) -> bool:
 
 # What _has_bad does with a value, decided by its type alone (callable(), a dataclass, a
 # pydantic model and the isinstance tests all are), once per type: a row page's context is
-# mostly named tuples, which the exact-type tests below do not catch.
+# mostly named tuples, which tests of the exact type (type(v) is tuple) sent the slow way.
 _SKIP, _FLOAT, _DICT, _ITEMS, _FIELDS = range(5)
 _KINDS: dict[type, int] = {str: _SKIP, int: _SKIP, bool: _SKIP, bytes: _SKIP, type(None): _SKIP, float: _FLOAT,
                            dict: _DICT, list: _ITEMS, tuple: _ITEMS}

@@ -54,7 +54,7 @@ def _strings(table, column: str) -> list:
 
 def _judgments(judgments, anchors, counts: list[int], ids: dict[str, list[str]]) -> dict[tuple[str, str], list[Call]]:
     """(model, task) -> its judge calls in artifact order, each with the anchors it chose:
-    `anchors` holds them judgment after judgment, `counts[i]` of them for judgments' row i. A
+    `anchors` holds them judgment after judgment, `counts[i]` of them for row i of `judgments`. A
     combination of anchors is one dict, shared by every call that chose it (a rubric of five
     dimensions on five anchors has 3,125). The tables hold codes; `ids` says what they stand for."""
     dims = ids["dimension"]
