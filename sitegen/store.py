@@ -97,23 +97,20 @@ def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] =
     gives it: Arrow carries some as another type (a sum of integers, DuckDB's HUGEINT, as a
     decimal, which would come back a Decimal, not an int)."""
     _ordered(sql)
-    relation = db.sql(sql, params=list(params) or None)
-    # DuckDB 2 renamed fetch_arrow_reader (and warns on the old name)
-    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
-    batches = reader(SHARED_BATCH)
+    relation = db.sql(sql, params=list(params) or None)  # not run yet: its column types are known
     seen: dict[str, str] = {}
     share = seen.setdefault
-    if not all(_plain(field.type) for field in batches.schema):
-        batches.close()
+    out: list[tuple] = []
+    if not all(str(kind) in _PLAIN for kind in relation.types):
         cursor = db.execute(sql, list(params))
-        out: list[tuple] = []
         while batch := cursor.fetchmany(SHARED_BATCH):
             out.extend(tuple(share(v, v) if type(v) is str else v for v in row) for row in batch)
         return out
     import pyarrow.compute as pc  # here: 30 ms of import that a build which computes nothing skips
 
-    out = []
-    for batch in batches:
+    # DuckDB 2 renamed fetch_arrow_reader (and warns on the old name)
+    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
+    for batch in reader(SHARED_BATCH):
         columns = []
         for column in batch.columns:
             if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
@@ -126,9 +123,9 @@ def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] =
     return out
 
 
-def _plain(kind: pa.DataType) -> bool:
-    return any(test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_integer,
-                                        pa.types.is_floating, pa.types.is_boolean, pa.types.is_null))
+# DuckDB's column types whose values come from Arrow as DuckDB itself gives them
+_PLAIN = frozenset({"VARCHAR", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+                    "FLOAT", "DOUBLE", "BOOLEAN", "NULL", '"NULL"'})
 
 
 def has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
