@@ -7,6 +7,7 @@ pay for starting them.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Sequence
@@ -24,7 +25,7 @@ def _run_chunk(fn: Callable, jobs: Sequence) -> list:
 
 
 def call(fn: Callable, *args: Any) -> Any:
-    """fn(*args): lets one Background (or pmap) run jobs of different functions, each job (fn, *args)."""
+    """fn(*args): lets one Background run jobs of different functions, each job (fn, *args)."""
     return fn(*args)
 
 
@@ -52,7 +53,10 @@ class Background:
     def submit(self, jobs: Sequence[tuple]) -> None:
         n = workers()
         if self._pool is None and len(jobs) >= self._min_jobs and n >= 2:
-            self._pool = ProcessPoolExecutor(max_workers=n)
+            # started by the forkserver, as the figure workers are, never forked from this
+            # process: by now it holds the validated tables (2.4 GB at 1000x data), whose pages a
+            # forked worker keeps alive as this process writes to them, and DuckDB's threads
+            self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("forkserver"))
         if self._pool is None:
             self._parts.append(jobs)
         else:
@@ -70,14 +74,3 @@ class Background:
     def __exit__(self, exc_type, exc, tb) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=exc_type is None, cancel_futures=exc_type is not None)
-
-
-def pmap(fn: Callable[..., Any], jobs: Sequence[tuple], min_jobs: int = 400) -> list:
-    """[fn(*job) for job in jobs], in worker processes when there are at least `min_jobs`."""
-    n = workers()
-    if len(jobs) < min_jobs or n < 2:
-        return _run_chunk(fn, jobs)
-    chunks = _chunks(jobs, n)
-    with ProcessPoolExecutor(max_workers=n) as pool:
-        parts = pool.map(_run_chunk, [fn] * len(chunks), chunks)
-        return [r for part in parts for r in part]
