@@ -950,4 +950,8 @@ def test_a_no_op_reads_only_the_manifest_when_nothing_was_touched(site, tmp_path
     monkeypatch.setattr(incremental, "sha256_file", hashing)
     monkeypatch.setattr(site_files, "file_checks", lambda *a: pytest.fail("every file read again"))
     assert build(load_config(site), out).up_to_date
-    assert "manifest.json" in read and len(read) <= 2, read
+    # Files written within a clock tick of the identities being taken (the last few: the
+    # downloads page, SHA256SUMS) are hashed as racy, as many as the machine's speed puts there.
+    index = incremental._records(site)[str(out.resolve())]["stat"]
+    racy = {rel for rel, known in index["files"].items() if not incremental._settled(index, known)}
+    assert "manifest.json" in read and set(read) <= racy | {"manifest.json"} and len(read) <= 5, read
