@@ -46,6 +46,7 @@ KEY_STEP, SAVE_STEP = incremental.KEY_STEP, incremental.SAVE_STEP
 # Also in BuildResult.seconds, across the stages it happens in: the time spent writing files,
 # and apart from it the writer process's checks of them (publish.Writer).
 WRITING = "writing (all stages)"
+WRITING_CPU = "writing, CPU (all stages)"  # the processor's part of WRITING
 WRITER_CHECKS = "checking written files (all stages)"
 
 
@@ -779,6 +780,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         raise
     stage(None)
     clock[WRITING] = writer.seconds
+    clock[WRITING_CPU] = writer.cpu_seconds
     clock[WRITER_CHECKS] = writer.check_seconds
     result = BuildResult(out, len(paths) + len(index_pages), len(writer.files), clock, warnings=warnings)
     # Cache entries and the no-op record only when no input changed while this build read them.

@@ -339,6 +339,7 @@ class Writer:
         # That is what compares with a plain loop writing the same tree; the writer process's
         # checks (aggregate fields, SHA-256) are counted apart.
         self._seconds = 0.0
+        self._cpu_seconds = 0.0  # the processor's part of _seconds: not the waits for the writer process or a core
         self._check_seconds = 0.0
 
     @property
@@ -358,6 +359,10 @@ class Writer:
         return self._seconds + self._writer.seconds
 
     @property
+    def cpu_seconds(self) -> float:
+        return self._cpu_seconds + self._writer.cpu_seconds
+
+    @property
     def check_seconds(self) -> float:
         return self._check_seconds + self._writer.check_seconds
 
@@ -365,7 +370,7 @@ class Writer:
         """Write DATA at REL: sent to the writer process, which checks it for aggregate fields
         and puts it on disk. A failure there is raised by the next step that waits for it.
         `text`: for a text file, the text DATA encodes (write_text)."""
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         self._claim(rel)
         self._writer.put(rel, data, text)
         self.sizes[rel] = len(data)
@@ -373,6 +378,7 @@ class Writer:
         if self._unsynced == SYNC_EVERY:  # the writer process holds the hashes until asked
             self._sync()
         self._seconds += time.perf_counter() - started
+        self._cpu_seconds += time.thread_time() - started_cpu
 
     def write_text(self, rel: str, text: str) -> None:
         """Write TEXT as UTF-8."""
@@ -398,7 +404,7 @@ class Writer:
         previous = self._previous
         if previous is None or previous.keys.get(group) != key or rel not in previous.files:
             return False
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         target, source = f"{self.staging}/{rel}", f"{self.out_dir}/{rel}"
         try:
             self._disk.make_dir(os.path.dirname(target))
@@ -428,6 +434,7 @@ class Writer:
         self._files[rel] = previous.files[rel]
         self.sizes[rel] = st.st_size
         self._seconds += time.perf_counter() - started
+        self._cpu_seconds += time.thread_time() - started_cpu
         return True
 
     def mark(self, group: str, key: str) -> None:
@@ -451,11 +458,13 @@ class Writer:
             if self._disk.masked:
                 os.fchmod(fh.fileno(), FILE_MODE)
             fill(fh)
-        started = time.perf_counter()  # what fill() spends making the pieces (an archive's compression) is not writing
+        # what fill() spends making the pieces (an archive's compression) is not writing
+        started, started_cpu = time.perf_counter(), time.thread_time()
         with open(target, "rb") as fh:
             files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
         self.sizes[rel] = os.stat(target).st_size
         self._seconds += time.perf_counter() - started
+        self._cpu_seconds += time.thread_time() - started_cpu
 
     def finish(self) -> None:
         """Wait until every file is on disk and end the writer process: the staging directory

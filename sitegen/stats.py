@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import threading
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -28,6 +29,24 @@ def _draw_indices(rng: np.random.Generator, n: int, resamples: int) -> np.ndarra
     it): half the memory, and about half the time of a bootstrap, which is mostly moving them."""
     dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
     return rng.integers(0, n, size=(resamples, n), dtype=dtype)
+
+
+_scratch = threading.local()  # each thread's array the resampled scores are taken into (_resampled)
+
+
+def _resampled(scores: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """scores[idx], into an array this thread reuses, valid until its next call.
+
+    A bootstrap's resampled scores are 10,000 x n floats (2.5 MB for 32 scores): a fresh array
+    each time costs the allocator a new mapping and the kernel its page faults, which took longer
+    than the arithmetic on them (2.4 ms a bootstrap of 32 scores as a fresh array, 1.4 ms into a
+    reused one). mode="clip" changes no value (every index is in range): with "raise", the
+    default, numpy copies through a buffer of its own when given `out`."""
+    size = idx.size
+    buf = getattr(_scratch, "buf", None)
+    if buf is None or buf.size < size:
+        buf = _scratch.buf = np.empty(size, dtype=np.float64)
+    return scores.take(idx, out=buf[:size].reshape(idx.shape), mode="clip")
 
 
 def derive_seed(*parts: str) -> int:
@@ -55,7 +74,7 @@ def percentile_bootstrap(scores: np.ndarray, seed: int, resamples: int = RESAMPL
         raise ValueError("a bootstrap needs at least one score")
     rng = np.random.default_rng(seed)
     idx = _draw_indices(rng, n, resamples)
-    values = statistic(scores.take(idx), axis=1)  # take = scores[idx], in half the time
+    values = statistic(_resampled(scores, idx), axis=1)
     tail = (100.0 - confidence) / 2.0
     lo, hi = np.percentile(values, [tail, 100.0 - tail])
     return float(lo), float(hi)
@@ -142,7 +161,8 @@ def difference_bootstrap(a: np.ndarray, b: np.ndarray, seed: int, resamples: int
     ia = _draw_indices(rng, len(a), resamples)
     ib = _draw_indices(rng, len(b), resamples)
     tail = (100.0 - confidence) / 2.0
-    lo, hi = np.percentile(a.take(ia).mean(axis=1) - b.take(ib).mean(axis=1), [tail, 100.0 - tail])  # take = a[ia], faster
+    means_a = _resampled(a, ia).mean(axis=1)  # a new array: the next _resampled reuses the scratch
+    lo, hi = np.percentile(means_a - _resampled(b, ib).mean(axis=1), [tail, 100.0 - tail])
     return float(lo), float(hi)
 
 

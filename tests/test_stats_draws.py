@@ -29,3 +29,23 @@ def test_bootstraps_match_the_documented_formulas():
         ib = r.integers(0, n_b, size=(stats.RESAMPLES, n_b))
         expected = np.percentile(a[ia].mean(axis=1) - b[ib].mean(axis=1), [2.5, 97.5])
         assert stats.difference_bootstrap(a, b, seed) == (float(expected[0]), float(expected[1]))
+        r = np.random.default_rng(seed)
+        idx = r.integers(0, n_b, size=(stats.RESAMPLES, n_b))
+        expected = np.percentile(np.median(b[idx], axis=1), [2.5, 97.5])
+        assert stats.percentile_bootstrap(b, seed, statistic=np.median) == (float(expected[0]), float(expected[1]))
+
+
+def test_a_bootstrap_after_a_larger_one_gives_its_own_interval():
+    """The resampled scores go into an array each thread reuses (stats._resampled): a smaller
+    bootstrap after a larger one, or a group after another in a difference, reads only its own."""
+    rng = np.random.default_rng(11)
+    groups = [rng.uniform(0, 100, n) for n in (50, 5, 50, 2, 17)]
+    alone = []
+    for g in groups:
+        stats._scratch.__dict__.clear()  # a fresh scratch array for each: nothing left from another
+        alone.append(stats.percentile_bootstrap(g, 3, resamples=500))
+    assert [stats.percentile_bootstrap(g, 3, resamples=500) for g in groups] == alone
+    stats._scratch.__dict__.clear()
+    fresh = stats.difference_bootstrap(groups[1], groups[0], 5, resamples=500)
+    stats.percentile_bootstrap(groups[0], 3, resamples=500)
+    assert stats.difference_bootstrap(groups[1], groups[0], 5, resamples=500) == fresh
