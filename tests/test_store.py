@@ -60,3 +60,34 @@ def test_rows_shared_of_no_rows_and_without_order(db):
     assert store.rows_shared(db, "SELECT model FROM t WHERE n > 100 ORDER BY model") == []
     with pytest.raises(ValueError, match="ORDER BY"):
         store.rows_shared(db, "SELECT model FROM t")
+
+
+GROUPED = "SELECT model, status, score FROM t WHERE score IS NOT NULL AND status IS NOT NULL ORDER BY model, status, n, score"
+
+
+@pytest.mark.parametrize("batch", [2, 3, 65_536], ids=["keys across batches", "odd batches", "one batch"])
+def test_float_groups_are_the_rows_grouped_by_key_in_order(db, monkeypatch, batch):
+    """What the bootstraps resample: each key's floats in the query's order, with the zero's
+    sign kept, however the rows fall into batches."""
+    monkeypatch.setattr(store, "SHARED_BATCH", batch)
+    expected: dict[tuple, list[float]] = {}
+    for model, status, score in store.rows(db, GROUPED):
+        expected.setdefault((model, status), []).append(score)
+    got = store.float_groups(db, GROUPED)
+    assert [k for k, _ in got] == list(expected)
+    for (key, values), want in zip(got, expected.values()):
+        assert values.dtype == "float64" and [repr(v) for v in values.tolist()] == [repr(v) for v in want]
+    counted = [key[1] for key, _ in got if key[1] == "counted"]
+    assert len(counted) > 1 and all(c is counted[0] for c in counted)  # one text object, however many keys hold it
+
+
+def test_float_groups_refuses_what_it_cannot_group(db):
+    with pytest.raises(ValueError, match="come together"):  # ordered by score first: a key's rows are apart
+        store.float_groups(db, "SELECT model, score FROM t WHERE score IS NOT NULL ORDER BY score, model")
+    with pytest.raises(ValueError, match="NULL"):
+        store.float_groups(db, "SELECT model, score FROM t ORDER BY model, score")
+    with pytest.raises(ValueError, match="DOUBLE"):
+        store.float_groups(db, "SELECT model, n FROM t ORDER BY model, n")
+    with pytest.raises(ValueError, match="ORDER BY"):
+        store.float_groups(db, "SELECT model, score FROM t")
+    assert store.float_groups(db, "SELECT model, score FROM t WHERE false ORDER BY model") == []

@@ -101,16 +101,14 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     s = inp.sweep
     models = {m.id: m for m in s.models}
     judge_families = {j.family for j in s.judges}
-    scores: dict[tuple[str, str], list[float]] = {}
-    for model, domain, _task, score in cstore.counted_scores(db):
-        scores.setdefault((model, domain), []).append(score)
+    scores = dict(cstore.counted_scores(db))  # (model, domain) -> its counted scores, in task order
 
     grid = cstore.grid(db)
     pending, jobs = [], []
     for model, domain, total, attempted, counted in grid:
         reason = gate(total, attempted, counted)
         if reason is None:
-            arr = np.array(scores[(model, domain)], dtype=np.float64)
+            arr = scores[(model, domain)]
             seed = stats.derive_seed(s.sweep.id, model, domain)
             jobs.append((stats.percentile_bootstrap, arr, seed))
             pending.append((model, domain, total, attempted, counted, None, float(arr.mean()), seed))

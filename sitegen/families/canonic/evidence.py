@@ -171,16 +171,16 @@ def split_jobs(db, sweep_id: str, published) -> tuple[list[tuple[str, str]], lis
     """The contamination split's bootstraps for each published row (`published`: its
     (model, domain) keys): novel minus canonical-anchored premise scores, seeded with the seed
     text sweep|model|domain|contamination. Returns (keys, stats.difference_bootstrap args)."""
-    groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
-    for model, domain, origin, _task, score in cstore.counted_with_origin(db):
-        groups[(model, domain)][origin].append(score)
+    groups: dict[tuple[str, str], dict[str, np.ndarray]] = defaultdict(dict)
+    for (model, domain, origin), scores in cstore.counted_by_origin(db):
+        groups[(model, domain)][origin] = scores
     keys, jobs = [], []
     for (model, domain), g in sorted(groups.items()):
-        if (model, domain) not in published or not g["novel"] or not g["canonical-anchored"]:
+        if (model, domain) not in published or "novel" not in g or "canonical-anchored" not in g:
             continue
         seed = stats.derive_seed(sweep_id, model, domain, CONTAMINATION_LABEL)
         keys.append((model, domain))
-        jobs.append((np.array(g["novel"]), np.array(g["canonical-anchored"]), seed))
+        jobs.append((g["novel"], g["canonical-anchored"], seed))
     return keys, jobs
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyarrow as pa
 
 from sitegen import store
@@ -150,10 +151,11 @@ def grid(db) -> list[tuple]:
         ORDER BY d.ord, m.ord""")
 
 
-def counted_scores(db) -> list[tuple]:
-    """(model, domain, task, task_score) of every counted cell, ordered for the bootstrap."""
-    return store.rows_shared(db, """
-        SELECT model, domain, task, task_score FROM cell_status
+def counted_scores(db) -> list[tuple[tuple[str, str], np.ndarray]]:
+    """((model, domain), its counted cells' task scores in task order: what its bootstrap
+    resamples) for every model and domain with a counted cell."""
+    return store.float_groups(db, """
+        SELECT model, domain, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY model, domain, task""")
 
 
@@ -208,6 +210,14 @@ def counted_with_origin(db) -> list[tuple]:
     """(model, domain, origin, task, task_score) of every counted cell."""
     return store.rows_shared(db, """
         SELECT model, domain, origin, task, task_score FROM cell_status
+        WHERE status = 'counted' ORDER BY model, domain, origin, task""")
+
+
+def counted_by_origin(db) -> list[tuple[tuple[str, str, str], np.ndarray]]:
+    """((model, domain, origin), its counted cells' task scores in task order: what the
+    contamination split resamples) for every model, domain and origin with a counted cell."""
+    return store.float_groups(db, """
+        SELECT model, domain, origin, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY model, domain, origin, task""")
 
 
