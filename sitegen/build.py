@@ -576,6 +576,10 @@ def _page_html(env, site: dict, p: Page) -> str:
     return render.render_page(env, p.template, p.path, {**p.context, "site": site, "title": p.title})
 
 
+def _page_parts(env, site: dict, p: Page):
+    return render.render_parts(env, p.template, p.path, {**p.context, "site": site, "title": p.title})
+
+
 def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config: SiteConfig) -> dict:
     """What was built from what: every output file's SHA-256, and for every table and figure
     the files it was published as, the artifacts (with SHA-256) it came from and the name of
@@ -758,7 +762,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # last: the downloads page and SHA256SUMS list the bytes of everything written above
             stage("index")
             site = _site_context(config, outputs)
-            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_html(env, site, page),
+            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_parts(env, site, page),
                                                  incremental.code_key() if cache else None)
             stage("manifest")
             manifest = _manifest(intake.loaded, outputs, writer.files, config)

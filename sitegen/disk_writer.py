@@ -78,6 +78,11 @@ def check_no_aggregate(rel: str, data: bytes, text: str | None = None) -> None:
         found = find_aggregate_fields_in_text(text if text is not None else data.decode("utf-8", errors="replace"))
     else:
         found = []
+    refuse_aggregate(rel, found)
+
+
+def refuse_aggregate(rel: str, found: list) -> None:
+    """The build's error for a file carrying FOUND (aggregate fields), if any."""
     if found:
         raise BuildError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(map(str, found))}")
 

@@ -35,6 +35,7 @@ import errno
 import fcntl
 import hashlib
 import io
+import itertools
 import os
 import re
 import shutil
@@ -45,11 +46,12 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO, Callable, Iterable
 
 import orjson
 
 from sitegen import __version__, disk_writer, numbers
+from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.disk_writer import DIR_MODE, FILE_MODE, TEXT_CHECKED
 from sitegen.errors import BuildError, Problem
 from sitegen.load import INPUT_FOLDERS
@@ -465,6 +467,42 @@ class Writer:
         self.sizes[rel] = os.stat(target).st_size
         self._seconds += time.perf_counter() - started
         self._cpu_seconds += time.thread_time() - started_cpu
+
+    def write_pieces(self, rel: str, pieces: Iterable[str]) -> None:
+        """Write the text made of PIECES as UTF-8, for a page too large to hold whole (the
+        downloads page at 1000x data is 64 MB of HTML, and its text, its lower-cased copy for
+        the check and its bytes were each held at once): written by this process as the pieces
+        come, checked for aggregate fields and hashed on the way. The check runs on whole
+        lines, cut after a line break: no field-like token spans one, so it finds what it
+        would in the whole text. A file with such a field fails the build, as write() does."""
+        files = self.files  # every file sent before this one is on disk, and listed before it
+        self._claim(rel)
+        target = f"{self.staging}/{rel}"
+        self._disk.make_dir(os.path.dirname(target))
+        sha, size, found, carry = hashlib.sha256(), 0, set(), ""
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        with open(fd, "wb") as fh:
+            if self._disk.masked:
+                os.fchmod(fh.fileno(), FILE_MODE)
+            for piece in itertools.chain(pieces, [None]):  # None: the end, where the last line is taken whole
+                text = carry + piece if piece is not None else carry
+                cut = len(text) if piece is None else text.rfind("\n") + 1
+                lines, carry = text[:cut], text[cut:]
+                if not lines:
+                    continue
+                started = time.perf_counter()
+                found.update(find_aggregate_fields_in_text(lines))
+                data = lines.encode("utf-8")
+                sha.update(data)
+                checked, checked_cpu = time.perf_counter(), time.thread_time()
+                self._check_seconds += checked - started
+                fh.write(data)
+                size += len(data)
+                self._seconds += time.perf_counter() - checked
+                self._cpu_seconds += time.thread_time() - checked_cpu
+        disk_writer.refuse_aggregate(rel, sorted(found))
+        files[rel] = sha.hexdigest()
+        self.sizes[rel] = size
 
     def finish(self) -> None:
         """Wait until every file is on disk and end the writer process: the staging directory

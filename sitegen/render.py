@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import jinja2
 import jinja2.bccache
@@ -514,28 +514,33 @@ def _number_filters(env: jinja2.Environment) -> None:
 
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:
-    # page_type names the template, so tests can pick one page of each kind
-    compiled = env.get_template(template)
-    ctx = compiled.new_context({**context, "page_path": path, "page_type": template.removesuffix(".html"), "link": _linker(path)})
-    try:
-        # what Template.generate iterates, less its own generator: every piece of a page passes
-        # up through each generator it is yielded from (a block, the templates it extends)
-        return _joined(compiled.root_render_func(ctx))
-    except Exception:
-        env.handle_exception()  # raises it, its traceback pointing into the template as jinja2's own
+    parts = list(render_parts(env, template, path, context))
+    return parts[0] if len(parts) == 1 else "".join(parts)
 
 
 PIECES = 65_536  # a page's pieces joined at a time
 
 
-def _joined(pieces) -> str:
-    """What Template.render returns, without holding every piece of the page at once: a
-    page's millions of small strings (the downloads page at 1000x data, 64 MB of HTML) took
-    four times the page's own size until they were joined."""
-    parts = []
-    while batch := list(islice(pieces, PIECES)):
-        parts.append("".join(batch))
-    return parts[0] if len(parts) == 1 else "".join(parts)
+def render_parts(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> Iterator[str]:
+    """The page's text in consecutive parts, each of up to PIECES of the template's pieces: what
+    Template.render returns, never holding every piece of the page at once (a page's millions
+    of small strings, the downloads page at 1000x data, took four times the page's own size
+    until joined). Joined, they are render_page's text; a page too large to hold whole is
+    written part by part (publish.Writer.write_pieces)."""
+    # page_type names the template, so tests can pick one page of each kind
+    compiled = env.get_template(template)
+    ctx = compiled.new_context({**context, "page_path": path, "page_type": template.removesuffix(".html"), "link": _linker(path)})
+    # what Template.generate iterates, less its own generator: every piece of a page passes
+    # up through each generator it is yielded from (a block, the templates it extends)
+    pieces = compiled.root_render_func(ctx)
+    while True:
+        try:
+            batch = list(islice(pieces, PIECES))
+        except Exception:
+            env.handle_exception()  # raises it, its traceback pointing into the template as jinja2's own
+        if not batch:
+            return
+        yield "".join(batch)
 
 
 def _linker(from_page: str):

@@ -20,7 +20,7 @@ import shutil
 import uuid
 import zipfile
 from dataclasses import dataclass, replace
-from typing import BinaryIO, Callable
+from typing import BinaryIO, Callable, Iterable
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -300,10 +300,12 @@ def downloads_page(sections: list[Section]) -> Page:
 
 
 def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs], pages: list[str],
-                render_page: Callable[[Page], str], code: str | None = None) -> list[str]:
+                render_parts: Callable[[Page], Iterable[str]], code: str | None = None) -> list[str]:
     """Write the feed, the sitemap and robots.txt, each family's archive, then SHA256SUMS and
-    the downloads page from the bytes already written. `pages`: every HTML page written so far; `render_page` renders
-    a Page as the site's other pages are rendered. Returns the pages it wrote. `code`: the
+    the downloads page from the bytes already written. `pages`: every HTML page written so far;
+    `render_parts` renders a Page as the site's other pages are rendered, in consecutive parts
+    of its text (render.render_parts): the downloads page lists every file, 64 MB at 1000x
+    data, and is written part by part. Returns the pages it wrote. `code`: the
     generator's identity, with the build cache: an archive is made from it and its members'
     hashes, and taken from the output it replaces when that one was made from the same."""
     feed = site_feed(config, outputs)
@@ -325,5 +327,5 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
             writer.write_from(rel, lambda out, members=members: archive(out, members))
     sections = downloads(outputs, writer.files, writer.sizes)
     writer.write(SUMS_FILE, sha256sums(sections))
-    writer.write_text(DOWNLOADS_PAGE, render_page(downloads_page(sections)))
+    writer.write_pieces(DOWNLOADS_PAGE, render_parts(downloads_page(sections)))
     return [DOWNLOADS_PAGE]
