@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import duckdb
 import numpy as np
@@ -129,49 +129,156 @@ def float_groups(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] 
     rows come together: (key, its values as a float64 array in the query's order), one per key,
     in the query's order. What a bootstrap takes, with no Python object per row: at 1000x data
     the 2.47 million counted scores came as hundreds of MB of tuples, grouped into lists of
-    floats and then copied into arrays. ValueError for other column types, a NULL value, or a
-    key whose rows do not come together."""
-    _ordered(sql)
-    relation = db.sql(sql, params=list(params) or None)
-    *key_types, value_type = [str(kind) for kind in relation.types]
-    if not key_types or value_type != "DOUBLE" or any(kind != "VARCHAR" for kind in key_types):
+    floats and then copied into arrays. ValueError for other column types, a NULL, or a key
+    whose rows do not come together."""
+    relation = _keyed(db, sql, params)
+    if [str(kind) for kind in relation.types[-1:]] != ["DOUBLE"] or len(relation.types) < 2:
         raise ValueError(f"float_groups takes text keys and one DOUBLE column, not {relation.types}:\n{sql}")
+
+    def values(batch, n_keys: int) -> list:
+        column = batch.columns[n_keys]
+        if column.null_count:
+            raise ValueError(f"float_groups: a NULL in the result of\n{sql}")
+        return [column.to_numpy()]
+
+    out: list[tuple[tuple, list]] = []
+    for key, columns, begin, end in _key_runs(relation, len(relation.types) - 1, values, sql):
+        piece = columns[0][begin:end].copy()  # not a view: the batch is not kept
+        if out and out[-1][0] == key:  # a key's rows can run on from the previous batch
+            out[-1][1].append(piece)
+        else:
+            out.append((key, [piece]))
+    _each_once(out, sql)
+    return [(key, pieces[0] if len(pieces) == 1 else np.concatenate(pieces)) for key, pieces in out]
+
+
+def column_groups(db: duckdb.DuckDBPyConnection, sql: str, n_keys: int, params: Sequence[Any] = ()) -> list[tuple[tuple, tuple[list, ...]]]:
+    """For a query whose first `n_keys` columns are text keys, ordered so that each key's rows
+    come together: (key, a list per other column of its values in the query's order), one per
+    key, in the query's order, each distinct string one object (as rows_shared). What a page
+    per key shows, without a tuple per row: at 1000x data, a Canonic row page's 2.47 million
+    cells held a tuple each twice over, and the finite-number check a set entry per tuple.
+    ValueError for a column of another type than rows_shared's plain ones, a NULL key, or a
+    key whose rows do not come together."""
+    relation = _keyed(db, sql, params)
+    if len(relation.types) <= n_keys or not all(str(kind) in _PLAIN for kind in relation.types[n_keys:]):
+        raise ValueError(f"column_groups takes {n_keys} text keys and columns of plain types, not {relation.types}:\n{sql}")
+    words: dict[str, str] = {}
+
+    def values(batch, n_keys: int) -> list:
+        return [_pylist(column, words) for column in batch.columns[n_keys:]]
+
+    out: list[tuple[tuple, tuple[list, ...]]] = []
+    for key, columns, begin, end in _key_runs(relation, n_keys, values, sql, words):
+        if out and out[-1][0] == key:  # a key's rows can run on from the previous batch
+            lists = out[-1][1]
+        else:
+            lists = tuple([] for _ in columns)
+            out.append((key, lists))
+        for held, column in zip(lists, columns):
+            held.extend(column[begin:end])
+    _each_once(out, sql)
+    return out
+
+
+class Coded(NamedTuple):
+    """A text column as codes into its distinct values: names[codes[i]] is row i's text."""
+
+    codes: np.ndarray  # int32
+    names: list[str]  # in the order first met
+
+    def code(self, name: str) -> int:
+        """The code of NAME; -1 (no row's) when no row holds it."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            return -1
+
+
+def coded_columns(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> list[Coded | np.ndarray]:
+    """A result of millions of rows as one array per column, not a tuple per row: a text
+    column as Coded, a DOUBLE column as float64, an integer column as int64. At 1000x data
+    Canonic's 4.9 million judge scores came as 500 MB of tuples for three loops to read.
+    ValueError for another column type or a NULL."""
     import pyarrow.compute as pc  # as in rows_shared
 
-    words: dict[str, str] = {}
-    out: list[tuple[tuple, np.ndarray]] = []
-    key, pieces = None, []
+    relation = _keyed(db, sql, params)
+    kinds = [str(kind) for kind in relation.types]
+    if not all(kind in ("VARCHAR", "DOUBLE", "INTEGER", "BIGINT") for kind in kinds):
+        raise ValueError(f"coded_columns takes text, DOUBLE and integer columns, not {relation.types}:\n{sql}")
+    index: list[dict[str, int]] = [{} for _ in kinds]  # per text column: text -> code
+    parts: list[list[np.ndarray]] = [[] for _ in kinds]
+    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
+    for batch in reader(SHARED_BATCH):
+        for k, (kind, column) in enumerate(zip(kinds, batch.columns)):
+            if column.null_count:
+                raise ValueError(f"coded_columns: a NULL in the result of\n{sql}")
+            if kind == "VARCHAR":
+                encoded = pc.dictionary_encode(column)
+                known = index[k]
+                # this batch's codes to the column's: each distinct text in the order first met
+                recode = np.array([known.setdefault(w, len(known)) for w in encoded.dictionary.to_pylist()], dtype=np.int32)
+                parts[k].append(recode[encoded.indices.to_numpy()] if len(recode) else np.empty(0, dtype=np.int32))
+            else:
+                parts[k].append(column.to_numpy().astype(np.float64 if kind == "DOUBLE" else np.int64))
+    out: list[Coded | np.ndarray] = []
+    for k, kind in enumerate(kinds):
+        dtype = np.int32 if kind == "VARCHAR" else np.float64 if kind == "DOUBLE" else np.int64
+        values = np.concatenate(parts[k]) if parts[k] else np.empty(0, dtype=dtype)
+        out.append(Coded(values, list(index[k])) if kind == "VARCHAR" else values)
+    return out
+
+
+def _keyed(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]):
+    _ordered(sql)
+    return db.sql(sql, params=list(params) or None)  # not run yet: its column types are known
+
+
+def _pylist(column, words: dict[str, str]) -> list:
+    """An Arrow column as Python values, each distinct string one object (`words`)."""
+    import pyarrow.compute as pc  # as in rows_shared
+
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        encoded = pc.dictionary_encode(column)
+        shared = [words.setdefault(w, w) for w in encoded.dictionary.to_pylist()]
+        return [None if i is None else shared[i] for i in encoded.indices.to_pylist()]
+    return column.to_pylist()
+
+
+def _key_runs(relation, n_keys: int, values: Callable, sql: str, words: dict[str, str] | None = None):
+    """(key, the batch's value columns by `values`, begin, end) for each run of consecutive rows
+    holding one key, in the result's order: a key's rows that span two batches come as two runs.
+    The key columns must be text without NULLs."""
+    import pyarrow.compute as pc  # as in rows_shared
+
+    if not n_keys or any(str(kind) != "VARCHAR" for kind in relation.types[:n_keys]):
+        raise ValueError(f"the first {n_keys} columns must be text keys, not {relation.types[:n_keys]}:\n{sql}")
+    words = {} if words is None else words
     reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
     for batch in reader(SHARED_BATCH):
         n = batch.num_rows
         if not n:
             continue
-        *key_columns, value_column = batch.columns
-        if value_column.null_count or any(c.null_count for c in key_columns):
-            raise ValueError(f"float_groups: a NULL in the result of\n{sql}")
-        values = value_column.to_numpy()
         codes, names = [], []
-        for column in key_columns:
+        for column in batch.columns[:n_keys]:
+            if column.null_count:
+                raise ValueError(f"a NULL key in the result of\n{sql}")
             encoded = pc.dictionary_encode(column)
             codes.append(encoded.indices.to_numpy())
             names.append([words.setdefault(w, w) for w in encoded.dictionary.to_pylist()])
+        columns = values(batch, n_keys)
         starts = np.zeros(n, dtype=bool)
         starts[0] = True
         for c in codes:
             starts[1:] |= c[1:] != c[:-1]
         bounds = [*np.flatnonzero(starts).tolist(), n]
         for begin, end in zip(bounds, bounds[1:]):
-            here = tuple(names[j][codes[j][begin]] for j in range(len(codes)))
-            if here != key:  # a key's rows can run on from the previous batch
-                if key is not None:
-                    out.append((key, np.concatenate(pieces)))
-                key, pieces = here, []
-            pieces.append(values[begin:end].copy())  # not a view: the batch is not kept
-    if key is not None:
-        out.append((key, np.concatenate(pieces)))
-    if len({k for k, _ in out}) != len(out):
-        raise ValueError(f"float_groups: a key's rows do not come together in\n{sql}")
-    return out
+            yield tuple(names[j][codes[j][begin]] for j in range(n_keys)), columns, begin, end
+
+
+def _each_once(groups: list[tuple], sql: str) -> None:
+    if len({key for key, _ in groups}) != len(groups):
+        raise ValueError(f"a key's rows do not come together in the result of\n{sql}")
 
 
 # DuckDB's column types whose values come from Arrow as DuckDB itself gives them

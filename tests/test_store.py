@@ -91,3 +91,34 @@ def test_float_groups_refuses_what_it_cannot_group(db):
     with pytest.raises(ValueError, match="ORDER BY"):
         store.float_groups(db, "SELECT model, score FROM t")
     assert store.float_groups(db, "SELECT model, score FROM t WHERE false ORDER BY model") == []
+
+
+@pytest.mark.parametrize("batch", [2, 3, 65_536], ids=["keys across batches", "odd batches", "one batch"])
+def test_column_groups_are_the_rows_grouped_by_key_in_order(db, monkeypatch, batch):
+    """What a row page shows: each key's values, a list per column, as rows() gives them."""
+    monkeypatch.setattr(store, "SHARED_BATCH", batch)
+    query = "SELECT model, status, n, score, ok FROM t WHERE status IS NOT NULL ORDER BY model, status, n, score"
+    expected: dict[tuple, list[tuple]] = {}
+    for model, status, *rest in store.rows(db, query):
+        expected.setdefault((model, status), []).append(tuple(rest))
+    got = store.column_groups(db, query, 2)
+    assert [k for k, _ in got] == list(expected)
+    for (_key, columns), want in zip(got, expected.values()):
+        assert typed(list(zip(*columns))) == typed(want)
+    with pytest.raises(ValueError, match="come together"):
+        store.column_groups(db, "SELECT model, n FROM t ORDER BY score, model", 1)
+    with pytest.raises(ValueError, match="NULL key"):
+        store.column_groups(db, "SELECT status, n FROM t ORDER BY status, n", 1)
+
+
+@pytest.mark.parametrize("batch", [2, 65_536], ids=["several batches", "one batch"])
+def test_coded_columns_give_each_rows_values(db, monkeypatch, batch):
+    """A result as arrays: the text of row i is names[codes[i]] whichever batch held it."""
+    monkeypatch.setattr(store, "SHARED_BATCH", batch)
+    query = "SELECT model, status, n, score FROM t WHERE status IS NOT NULL AND n IS NOT NULL AND score IS NOT NULL ORDER BY model, n, score, status"
+    model, status, n, score = store.coded_columns(db, query)
+    rebuilt = [(model.names[a], status.names[b], int(c), float(d)) for a, b, c, d in zip(model.codes, status.codes, n, score)]
+    assert typed(rebuilt) == typed(store.rows(db, query))
+    assert model.code("m-b") == model.names.index("m-b") and model.code("no such model") == -1
+    with pytest.raises(ValueError, match="NULL"):
+        store.coded_columns(db, "SELECT model, score FROM t ORDER BY model, score")

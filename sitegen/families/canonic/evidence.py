@@ -112,7 +112,8 @@ class Evidence:
     exclusions_by_row: list[tuple[str, str, str, int]] = field(default_factory=list)  # model, domain, status, cells
     # model, show format, dimension, mean anchor, judgments: format against voice, model by model
     model_dimensions: list[tuple[str, str, str, float, int]] = field(default_factory=list)
-    cells: list[tuple[str, str, str, str, float | None]] = field(default_factory=list)  # model, domain, task, status, task score
+    # (model, domain) and its cells' tasks, statuses and task scores (None: not counted), as lists
+    cells: list[tuple[tuple[str, str], tuple[list, list, list]]] = field(default_factory=list)
     # show, model (None: every published model pooled), novel cells, canonical-anchored cells, their means
     show_split: list[tuple[str, str | None, int, int, float, float]] = field(default_factory=list)
 
@@ -192,26 +193,38 @@ def split_rows(keys: list[tuple[str, str]], jobs: list[tuple], intervals: list[t
     return out
 
 
-def _calibration(pairs: list[tuple], judges: list[str], domains: list[str]) -> list[Calibration]:
-    """Per domain, from cstore.judge_pairs rows (ordered by domain, task, model, judge: a
-    cell's rows are consecutive, so one cell is held at a time, not a dict per cell)."""
-    both: dict[str, list[tuple[float, float]]] = defaultdict(list)  # domain -> (first judge, second judge) per cell
-    cell: dict[str, float] = {}
-    for i, (domain, task, model, judge, weighted) in enumerate(pairs):
-        cell[judge] = weighted
-        nxt = pairs[i + 1] if i + 1 < len(pairs) else None
-        if nxt is None or nxt[:3] != (domain, task, model):  # the cell's last row
-            if len(cell) == 2:
-                both[domain].append((cell[judges[0]], cell[judges[1]]))
-            cell = {}
+def _cells_of_both(pairs: list) -> np.ndarray:
+    """The first row of each cell in cstore.judge_pairs columns: a cell's two rows (one per
+    judge, as validation requires of a counted cell) are consecutive."""
+    (domain, task, model, judge, _w) = pairs
+    n = len(judge.codes)
+    starts = np.zeros(n, dtype=bool)
+    starts[:1] = True
+    for c in (domain.codes, task.codes, model.codes):
+        starts[1:] |= c[1:] != c[:-1]
+    first = np.flatnonzero(starts)
+    sizes = np.diff(np.append(first, n))
+    first = first[sizes == 2]
+    return first[judge.codes[first] != judge.codes[first + 1]]
+
+
+def _calibration(pairs: list, judges: list[str], domains: list[str]) -> list[Calibration]:
+    """Per domain, from cstore.judge_pairs columns: over the cells both judges scored, in
+    task and model order, each judge's mean, their difference and the mean absolute gap."""
+    domain, _task, _model, judge, weighted = pairs
+    first = _cells_of_both(pairs)
+    is_first = judge.codes[first] == judge.code(judges[0])  # which of the cell's rows is the first judge's
+    mine = np.where(is_first, weighted[first], weighted[first + 1])
+    other = np.where(is_first, weighted[first + 1], weighted[first])
+    of_cell = domain.codes[first]
     out = []
     for d in domains:
-        pairs = both.get(d, [])
-        if not pairs:
+        at = of_cell == domain.code(d)
+        if not at.any():
             continue
-        arr = np.array(pairs)
+        arr = np.column_stack([mine[at], other[at]])  # (cells, 2), C order: the array the cells' pairs made
         means = arr.mean(axis=0)
-        out.append(Calibration(d, len(pairs), [(judges[0], float(means[0])), (judges[1], float(means[1]))],
+        out.append(Calibration(d, len(arr), [(judges[0], float(means[0])), (judges[1], float(means[1]))],
                                float(means[0] - means[1]), float(np.abs(arr[:, 0] - arr[:, 1]).mean())))
     return out
 
@@ -237,22 +250,32 @@ def _show_split(counted: list[tuple], show_of: dict[str, str | None], roster: li
     return out
 
 
-def _orderings(pairs: list[tuple], judges: list[str], domains: list[str], roster: list[str],
+def _orderings(pairs: list, judges: list[str], domains: list[str], roster: list[str],
                published: set[tuple[str, str]]) -> list[JudgeOrdering]:
-    """Per domain, from cstore.judge_pairs rows: each judge's mean over a published row's
+    """Per domain, from cstore.judge_pairs columns: each judge's mean over a published row's
     counted cells (math.fsum, so the order of the rows cannot move a last digit), its ranks,
     and the rank correlation of the two judges. Rows in the board's order: by the mean of the
     judges' means (the row's score), then by model id."""
-    scores: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for domain, _task, model, judge, weighted in pairs:
-        if (model, domain) in published:
-            scores[(domain, model)][judge].append(weighted)
+    domain, _task, model, judge, weighted = pairs
+    # one group per (domain, model, judge), its rows in order (a stable sort by a code of the three)
+    key = (domain.codes.astype(np.int64) * len(model.names) + model.codes) * len(judge.names) + judge.codes
+    order = np.argsort(key, kind="stable")
+    keys, starts = np.unique(key[order], return_index=True)
+    bounds = [*starts.tolist(), len(order)]
+    scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)  # (domain, model) -> judge -> mean
+    for i, k in enumerate(keys.tolist()):
+        rest, j = divmod(k, len(judge.names))
+        d, m = divmod(rest, len(model.names))
+        d, m = domain.names[d], model.names[m]
+        if (m, d) in published:
+            values = weighted[order[bounds[i]:bounds[i + 1]]].tolist()
+            scores[(d, m)][judge.names[j]] = math.fsum(values) / len(values)
     out = []
     for d in domains:
         models = [m for m in roster if (d, m) in scores]
         if not models:
             continue
-        means = [[math.fsum(scores[(d, m)][j]) / len(scores[(d, m)][j]) for j in judges] for m in models]
+        means = [[scores[(d, m)][j] for j in judges] for m in models]
         ranks = [stats.average_ranks([-row[k] for row in means]) for k in range(len(judges))]
         rows = sorted(((m, means[i], [ranks[k][i] for k in range(len(judges))]) for i, m in enumerate(models)),
                       key=lambda r: (-math.fsum(r[1]) / len(r[1]), r[0]))
@@ -274,7 +297,7 @@ def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
     return out
 
 
-def _ladders(db, pairs: list[tuple], judges: list[str], published, output_texts) -> list[Ladder]:
+def _ladders(db, pairs: list, judges: list[str], published, output_texts) -> list[Ladder]:
     """For each task with at least three publishable outputs (counted cells of published
     rows): the lowest, the middle and the highest by task score (ties broken by model id)."""
     per_task: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
@@ -289,9 +312,11 @@ def _ladders(db, pairs: list[tuple], judges: list[str], published, output_texts)
     keys = sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs})
     wanted = set(keys)  # the judges' scores of the chosen outputs only (at scale, millions of cells)
     judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-    for _domain, task, model, judge, weighted in pairs:  # cstore.judge_pairs rows
-        if (model, task) in wanted:
-            judge_scores[(model, task)][judge] = weighted
+    _domain, task, model, judge, weighted = pairs  # cstore.judge_pairs columns
+    want = {model.code(m) * len(task.names) + task.code(t) for m, t in wanted if model.code(m) >= 0 and task.code(t) >= 0}
+    rows = np.flatnonzero(np.isin(model.codes.astype(np.int64) * len(task.names) + task.codes, list(want)))
+    for r in rows.tolist():
+        judge_scores[(model.names[model.codes[r]], task.names[task.codes[r]])][judge.names[judge.codes[r]]] = float(weighted[r])
     texts = output_texts.read(cstore.output_spans(db, keys)) if output_texts is not None else {}
     records = cstore.standard_scores(db, keys)
     ladders = []

@@ -151,9 +151,8 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     cells_file = res.input.cells_file
     sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], cells_file.rel: cells_file.sha256}
     index = _CallIndex(res.input.tables, res.input.ids, {t.id: t.domain for t in s.tasks})
-    cells: dict[tuple[str, str], list[tuple[str, str, float | None]]] = defaultdict(list)
-    for model, domain, task, status, score in res.evidence.cells:
-        cells[(model, domain)].append((task, status, score))
+    # (model, domain) -> its cells' tasks, statuses and task scores: three lists, not a tuple per cell
+    cells = dict(res.evidence.cells)
     domains = {d.id: d for d in s.domains}
     judge_name = {j.id: j.name for j in s.judges}
     defer = sum(len(b.rows) for b in res.boards) > DEFER_ROWS
@@ -162,7 +161,7 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         dims = [d.id for d in rubric.dimensions]
         columns = [*COLUMNS, *(f"anchor_{d}" for d in dims), *TAIL]
         for r in b.rows:
-            mine = cells[(r.model, b.domain)]
+            mine = cells.get((r.model, b.domain), ([], [], []))
             stem = row_path(b.domain, r.model).removesuffix("/index.html") + "/cells"
             page = {**common, "board": b, "row": r, "rubric": rubric, "domain": domains[b.domain], "judge_name": judge_name,
                     "tasks_dir": TASKS_DIR, "stem": stem}
@@ -176,19 +175,20 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
             out.pages.append(Page(row_path(b.domain, r.model), "canonic/row_cells.html", SENTENCES.page_row_cells(b, r), context))
 
 
-def _row_rows(index: _CallIndex, model: str, domain: str, dims: list[str], cells: list[tuple]) -> list[tuple]:
+def _row_rows(index: _CallIndex, model: str, domain: str, dims: list[str], cells: tuple[list, list, list]) -> list[tuple]:
     return _table_rows(model, domain, dims, cells, index.calls(model, domain))
 
 
-def _row_context(index: _CallIndex, model: str, domain: str, cells: list[tuple], page: dict) -> dict:
+def _row_context(index: _CallIndex, model: str, domain: str, cells: tuple[list, list, list], page: dict) -> dict:
     return _with_cells(page, cells, index.calls(model, domain))
 
 
-def _table_rows(model: str, domain: str, dims: list[str], cells: list[tuple], calls: dict) -> list[tuple]:
-    """A row's download: one row per judge call, its anchors a column per dimension."""
+def _table_rows(model: str, domain: str, dims: list[str], cells: tuple[list, list, list], calls: dict) -> list[tuple]:
+    """A row's download: one row per judge call, its anchors a column per dimension. `cells`:
+    the row's tasks, statuses and task scores."""
     unscored = (None,) * len(dims)
     rows = []
-    for task, status, score in cells:
+    for task, status, score in zip(*cells):
         for c in calls.get((model, task), []):
             anchors = tuple(c.anchors[d] for d in dims) if c.anchors else unscored
             rows.append((model, domain, task, status, score, c.judge, c.prompt, c.outcome, *anchors, c.weighted, c.rationale))
@@ -197,13 +197,13 @@ def _table_rows(model: str, domain: str, dims: list[str], cells: list[tuple], ca
     return rows
 
 
-def _with_cells(page: dict, cells: list[tuple], calls: dict) -> dict:
-    """A row page's context: its cells, each with its calls and those of them that scored
-    (chosen here, not by a filter in the template: at 100x data a row page is rendered 7,800
-    times, and jinja2's selectattr was a tenth of it)."""
+def _with_cells(page: dict, cells: tuple[list, list, list], calls: dict) -> dict:
+    """A row page's context: its cells (`cells`: their tasks, statuses and task scores), each
+    with its calls and those of them that scored (chosen here, not by a filter in the template:
+    at 100x data a row page is rendered 7,800 times, and jinja2's selectattr was a tenth of it)."""
     model = page["row"].model
     shown = []
-    for task, status, score in cells:
+    for task, status, score in zip(*cells):
         mine = calls.get((model, task), [])
         shown.append((task, status, score, mine, status == GENERATION_FAILURE, [c for c in mine if c.outcome == "score"]))
     return {**page, "cells": shown}

@@ -197,13 +197,13 @@ def exclusions_by_row(db) -> list[tuple]:
         GROUP BY s.model, m.ord, s.domain, d.ord, s.status ORDER BY m.ord, d.ord, s.status""")
 
 
-def cell_statuses(db) -> list[tuple]:
-    """(model, domain, task, status, task score or None) of every cell, in roster, domain and
-    task order: what a board row's drill-down lists."""
-    return store.rows_shared(db, """
+def cell_statuses(db) -> list[tuple[tuple[str, str], tuple[list, list, list]]]:
+    """((model, domain), (tasks, statuses, task scores or None)) of every model and domain's
+    cells, in roster, domain and task order: what a board row's drill-down lists."""
+    return store.column_groups(db, """
         SELECT s.model, s.domain, s.task, s.status, s.task_score FROM cell_status s
         JOIN models m ON m.id = s.model JOIN domains d ON d.id = s.domain
-        ORDER BY m.ord, d.ord, s.task""")
+        ORDER BY m.ord, d.ord, s.task""", 2)
 
 
 def counted_with_origin(db) -> list[tuple]:
@@ -221,9 +221,11 @@ def counted_by_origin(db) -> list[tuple[tuple[str, str, str], np.ndarray]]:
         WHERE status = 'counted' ORDER BY model, domain, origin, task""")
 
 
-def judge_pairs(db) -> list[tuple]:
-    """(domain, task, model, judge, weighted) of both standard scores of every counted cell."""
-    return store.rows_shared(db, """
+def judge_pairs(db) -> list:
+    """The domain, task, model, judge (each store.Coded) and weighted score (float64) of both
+    standard scores of every counted cell, a column each, ordered by domain, task, model and
+    judge: a cell's two rows are consecutive."""
+    return store.coded_columns(db, """
         SELECT t.domain, t.id, m.id, g.id, j.weighted
         FROM _cell_status s JOIN _judgments j ON j.model = s.model AND j.task = s.task
         JOIN _task_info t ON t.code = s.task JOIN _model_ids m ON m.code = s.model JOIN _judge_ids g ON g.code = j.judge
