@@ -493,6 +493,28 @@ def test_contamination_split_is_recomputed_with_its_documented_seed(built_site, 
     assert "one contamination pathway only" in ver.text
 
 
+def test_contamination_by_show_is_recomputed_pooled_and_model_by_model(built_site, ref):
+    """Per show, over the counted cells of published rows: every model pooled, then each model,
+    wherever both origins have cells; the means and counts of each origin."""
+    task = {t["id"]: t for t in ref.sweep["tasks"]}
+    groups: dict[tuple[str, str | None], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
+    for (model, _domain), row in ref.rows.items():
+        if not row.published:
+            continue
+        for t, score in row.task_scores.items():
+            if task[t].get("show"):
+                for key in ((task[t]["show"], None), (task[t]["show"], model)):
+                    groups[key][task[t]["premise_origin"]].append(score)
+    expected = {key: g for key, g in groups.items() if g["novel"] and g["canonical-anchored"]}
+    rows = read_csv(built_site.out / "canonic/contamination-by-show.csv")
+    assert len(expected) > 2 and sorted((r["show"], r["model"]) for r in rows) == sorted((show, model or "") for show, model in expected)
+    for r in rows:
+        g = expected[(r["show"], r["model"] or None)]
+        assert (int(r["n_novel"]), int(r["n_canonical"])) == (len(g["novel"]), len(g["canonical-anchored"]))
+        assert float(r["novel_mean"]) == pytest.approx(np.mean(g["novel"]), abs=1e-9)
+        assert float(r["canonical_mean"]) == pytest.approx(np.mean(g["canonical-anchored"]), abs=1e-9)
+
+
 def test_judge_calibration_is_recomputed_and_published_as_measured(built_site, ref):
     judges = [j["id"] for j in ref.sweep["judges"]]
     task_domain = {t["id"]: t["domain"] for t in ref.sweep["tasks"]}

@@ -229,24 +229,43 @@ def _calibration(pairs: list, judges: list[str], domains: list[str]) -> list[Cal
     return out
 
 
-def _show_split(counted: list[tuple], show_of: dict[str, str | None], roster: list[str], shows: list[str],
+def _show_split(counted: list, show_of: dict[str, str | None], roster: list[str], shows: list[str],
                 published: set[tuple[str, str]]) -> list[tuple]:
-    """The contamination split per show, over the counted cells of published rows: for each
-    show, every model pooled, then each model. Descriptive (no interval): a show has only a few
-    novel tasks. Means by math.fsum, so the order of the rows cannot move a last digit."""
-    groups: dict[tuple[str, str | None], dict[str, list[float]]] = defaultdict(lambda: {"novel": [], "canonical-anchored": []})
-    for model, domain, origin, task, score in counted:
-        show = show_of.get(task)
-        if show is not None and (model, domain) in published:
-            groups[(show, None)][origin].append(score)
-            groups[(show, model)][origin].append(score)
+    """The contamination split per show, over the counted cells of published rows (`counted`:
+    cstore.counted_with_origin columns): for each show, every model pooled, then each model.
+    Descriptive (no interval): a show has only a few novel tasks. Means by math.fsum, so the
+    order of the rows cannot move a last digit."""
+    model, domain, origin, task, score = counted
+    show_at = {sh: i for i, sh in enumerate(shows)}
+    row_show = np.array([show_at.get(show_of.get(t), -1) for t in task.names], dtype=np.int64)[task.codes] \
+        if task.names else np.empty(0, dtype=np.int64)
+    published_keys = [model.code(m) * len(domain.names) + domain.code(d) for m, d in published
+                      if model.code(m) >= 0 and domain.code(d) >= 0]
+    keep = np.flatnonzero((row_show >= 0) & np.isin(model.codes.astype(np.int64) * len(domain.names) + domain.codes, published_keys))
+    shown, of_model, of_origin, values = row_show[keep], model.codes[keep].astype(np.int64), origin.codes[keep], score[keep]
+    n_models, n_origins = max(len(model.names), 1), max(len(origin.names), 1)
+
+    def means(key: np.ndarray) -> dict[int, tuple[int, float]]:
+        """key -> (rows, their mean) over the kept rows, grouped by key."""
+        order = np.argsort(key, kind="stable")
+        keys, starts = np.unique(key[order], return_index=True)
+        bounds = [*starts.tolist(), len(order)]
+        return {k: (bounds[i + 1] - bounds[i], math.fsum(values[order[bounds[i]:bounds[i + 1]]].tolist()) / (bounds[i + 1] - bounds[i]))
+                for i, k in enumerate(keys.tolist())}
+
+    pooled = means(shown * n_origins + of_origin)
+    by_model = means((shown * n_models + of_model) * n_origins + of_origin)
+    novel, canonical = origin.code("novel"), origin.code("canonical-anchored")
     out = []
-    for show in shows:
-        for model in [None, *roster]:
-            g = groups.get((show, model))
-            if g and g["novel"] and g["canonical-anchored"]:
-                a, b = g["novel"], g["canonical-anchored"]
-                out.append((show, model, len(a), len(b), math.fsum(a) / len(a), math.fsum(b) / len(b)))
+    for s_i, show in enumerate(shows):
+        for m in [None, *roster]:
+            if m is None:
+                a, b = pooled.get(s_i * n_origins + novel), pooled.get(s_i * n_origins + canonical)
+            else:
+                at = (s_i * n_models + model.code(m)) * n_origins
+                a, b = (by_model.get(at + novel), by_model.get(at + canonical)) if model.code(m) >= 0 else (None, None)
+            if a is not None and b is not None and novel >= 0 and canonical >= 0:
+                out.append((show, m, a[0], b[0], a[1], b[1]))
     return out
 
 

@@ -206,9 +206,10 @@ def cell_statuses(db) -> list[tuple[tuple[str, str], tuple[list, list, list]]]:
         ORDER BY m.ord, d.ord, s.task""", 2)
 
 
-def counted_with_origin(db) -> list[tuple]:
-    """(model, domain, origin, task, task_score) of every counted cell."""
-    return store.rows_shared(db, """
+def counted_with_origin(db) -> list:
+    """The model, domain, origin, task (each store.Coded) and task score (float64) of every
+    counted cell, a column each."""
+    return store.coded_columns(db, """
         SELECT model, domain, origin, task, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY model, domain, origin, task""")
 
