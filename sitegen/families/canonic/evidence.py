@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -316,18 +316,43 @@ def _comparisons(inp: CanonicInput, boards) -> list[Comparison]:
     return out
 
 
+def _candidates(columns: list, published) -> Iterator[tuple[tuple[str, str], "_Ordered"]]:
+    """((domain, task), its publishable outputs in order of task score, then model id) for each
+    task with one, from cstore.ladder_candidates columns (in that order already)."""
+    domain, task, model, score = columns
+    published_keys = [model.code(m) * len(domain.names) + domain.code(d) for m, d in published
+                      if model.code(m) >= 0 and domain.code(d) >= 0]
+    rows = np.flatnonzero(np.isin(model.codes.astype(np.int64) * len(domain.names) + domain.codes, published_keys))
+    of_task = domain.codes[rows].astype(np.int64) * max(len(task.names), 1) + task.codes[rows]
+    starts = np.flatnonzero(np.diff(of_task, prepend=-1)) if len(rows) else np.empty(0, dtype=np.int64)
+    bounds = [*starts.tolist(), len(rows)]
+    for i, begin in enumerate(bounds[:-1]):
+        mine = rows[begin:bounds[i + 1]]
+        yield (domain.names[domain.codes[mine[0]]], task.names[task.codes[mine[0]]]), _Ordered(model, score, mine)
+
+
+class _Ordered:
+    """One task's candidates, (model id, task score) by position, made only where asked: at
+    1000x data a task has 13,000 of them, and a ladder reads three."""
+
+    def __init__(self, model, score: np.ndarray, rows: np.ndarray) -> None:
+        self._model, self._score, self._rows = model, score, rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, i: int) -> tuple[str, float]:
+        r = self._rows[i]
+        return self._model.names[self._model.codes[r]], float(self._score[r])
+
+
 def _ladders(db, pairs: list, judges: list[str], published, output_texts) -> list[Ladder]:
     """For each task with at least three publishable outputs (counted cells of published
     rows): the lowest, the middle and the highest by task score (ties broken by model id)."""
-    per_task: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
-    for domain, task, model, score in cstore.ladder_candidates(db):
-        if (model, domain) in published:
-            per_task[(domain, task)].append((model, score))
     chosen = {}
-    for key, cands in per_task.items():
-        if len(cands) >= 3:
-            ordered = sorted(cands, key=lambda c: (c[1], c[0]))
-            chosen[key] = (len(cands), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
+    for key, ordered in _candidates(cstore.ladder_candidates(db), published):
+        if len(ordered) >= 3:
+            chosen[key] = (len(ordered), [("low", ordered[0]), ("middle", ordered[(len(ordered) - 1) // 2]), ("high", ordered[-1])])
     keys = sorted({(m, t) for (_d, t), (_n, rungs) in chosen.items() for _p, (m, _s) in rungs})
     wanted = set(keys)  # the judges' scores of the chosen outputs only (at scale, millions of cells)
     judge_scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)

@@ -304,9 +304,10 @@ def model_format_dimension_means(db, formats: dict[str, str]) -> list[tuple]:
             for (model, fmt, dim), v in sums.items()]
 
 
-def ladder_candidates(db) -> list[tuple]:
-    """(domain, task, model, task_score) of every counted cell, by task then score."""
-    return store.rows_shared(db, """
+def ladder_candidates(db) -> list:
+    """The domain, task, model (each store.Coded) and task score (float64) of every counted
+    cell, a column each, by domain and task, then by score, then by model id."""
+    return store.coded_columns(db, """
         SELECT domain, task, model, task_score FROM cell_status
         WHERE status = 'counted' ORDER BY domain, task, task_score, model""")
 
