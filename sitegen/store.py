@@ -186,13 +186,11 @@ class Coded(NamedTuple):
 
     codes: np.ndarray  # int32
     names: list[str]  # in the order first met
+    at: dict[str, int]  # name -> its code
 
     def code(self, name: str) -> int:
         """The code of NAME; -1 (no row's) when no row holds it."""
-        try:
-            return self.names.index(name)
-        except ValueError:
-            return -1
+        return self.at.get(name, -1)
 
 
 def coded_columns(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> list[Coded | np.ndarray]:
@@ -225,7 +223,7 @@ def coded_columns(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]
     for k, kind in enumerate(kinds):
         dtype = np.int32 if kind == "VARCHAR" else np.float64 if kind == "DOUBLE" else np.int64
         values = np.concatenate(parts[k]) if parts[k] else np.empty(0, dtype=dtype)
-        out.append(Coded(values, list(index[k])) if kind == "VARCHAR" else values)
+        out.append(Coded(values, list(index[k]), index[k]) if kind == "VARCHAR" else values)
     return out
 
 
