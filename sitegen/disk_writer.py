@@ -101,7 +101,7 @@ class Disk:
         if self.previous is not None and self._link_unchanged(rel, data, target):
             os.chmod(target, FILE_MODE)  # a link shares the previous file's mode, whatever someone set it to
             return
-        fd = self._create(target)
+        fd = self.create(target)
         try:
             _write_all(fd, data)
         finally:
@@ -115,7 +115,7 @@ class Disk:
         fd = None
         try:
             self.make_dir(os.path.dirname(target))
-            fd = self._create(target)
+            fd = self.create(target)
         except OSError as exc:
             error = exc
         sha = hashlib.sha256()
@@ -138,7 +138,7 @@ class Disk:
             raise error
         return sha.hexdigest()
 
-    def _create(self, target: str) -> int:
+    def create(self, target: str) -> int:
         # O_EXCL: a path is written once, and never through a link someone placed there
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
         if self.masked:

@@ -46,7 +46,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 import orjson
 
@@ -326,7 +326,7 @@ class Writer:
         # after it is made (a call per file that the usual umask, 022, makes a no-op).
         masked = bool(_umask() & (FILE_MODE | DIR_MODE))
         previous = str(self.out_dir) if self.out_dir.is_dir() else None  # a rebuild: unchanged files are linked
-        self._disk = disk_writer.Disk(str(self.staging), previous, masked)  # write_from's, in this process
+        self._disk = disk_writer.Disk(str(self.staging), previous, masked)  # write_from and write_pieces write with it, in this process
         try:
             self._writer = disk_writer.DiskWriter(str(self.staging), previous, masked)
         except BaseException:
@@ -451,19 +451,13 @@ class Writer:
         parsed)."""
         if rel.endswith((".json", ".csv", *TEXT_CHECKED)):
             raise BuildError(f"{rel}: a file that is checked for aggregate fields is written whole, not in pieces")
-        files = self.files  # every file sent before this one is on disk, and listed before it
-        self._claim(rel)
         target = f"{self.staging}/{rel}"
-        self._disk.make_dir(os.path.dirname(target))
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        with open(fd, "wb") as fh:
-            if self._disk.masked:
-                os.fchmod(fh.fileno(), FILE_MODE)
+        with self._created(rel) as fh:
             fill(fh)
         # what fill() spends making the pieces (an archive's compression) is not writing
         started, started_cpu = time.perf_counter(), time.thread_time()
         with open(target, "rb") as fh:
-            files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
+            self._files[rel] = hashlib.file_digest(fh, "sha256").hexdigest()
         self.sizes[rel] = os.stat(target).st_size
         self._seconds += time.perf_counter() - started
         self._cpu_seconds += time.thread_time() - started_cpu
@@ -475,15 +469,8 @@ class Writer:
         come, checked for aggregate fields and hashed on the way. The check runs on whole
         lines, cut after a line break: no field-like token spans one, so it finds what it
         would in the whole text. A file with such a field fails the build, as write() does."""
-        files = self.files  # every file sent before this one is on disk, and listed before it
-        self._claim(rel)
-        target = f"{self.staging}/{rel}"
-        self._disk.make_dir(os.path.dirname(target))
         sha, size, found, carry = hashlib.sha256(), 0, set(), ""
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        with open(fd, "wb") as fh:
-            if self._disk.masked:
-                os.fchmod(fh.fileno(), FILE_MODE)
+        with self._created(rel) as fh:
             for piece in itertools.chain(pieces, [None]):  # None: the end, where the last line is taken whole
                 text = carry + piece if piece is not None else carry
                 cut = len(text) if piece is None else text.rfind("\n") + 1
@@ -501,8 +488,20 @@ class Writer:
                 self._seconds += time.perf_counter() - checked
                 self._cpu_seconds += time.thread_time() - checked_cpu
         disk_writer.refuse_aggregate(rel, sorted(found))
-        files[rel] = sha.hexdigest()
+        self._files[rel] = sha.hexdigest()
         self.sizes[rel] = size
+
+    @contextmanager
+    def _created(self, rel: str) -> Iterator[BinaryIO]:
+        """REL, created by this process in the staging directory as the writer process creates a
+        file (Disk.create: once, never through a link, FILE_MODE whatever the umask), once
+        every file sent before it is on disk, so that it is listed after them."""
+        self._sync()
+        self._claim(rel)
+        target = f"{self.staging}/{rel}"
+        self._disk.make_dir(os.path.dirname(target))
+        with open(self._disk.create(target), "wb") as fh:
+            yield fh
 
     def finish(self) -> None:
         """Wait until every file is on disk and end the writer process: the staging directory

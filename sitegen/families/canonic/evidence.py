@@ -229,6 +229,14 @@ def _calibration(pairs: list, judges: list[str], domains: list[str]) -> list[Cal
     return out
 
 
+def _of_published(model, domain, published: set[tuple[str, str]]) -> np.ndarray:
+    """Which rows of a store.coded_columns result (its `model` and `domain` columns) belong to a
+    published (model, domain) row of a board."""
+    width = len(domain.names)
+    keys = [model.code(m) * width + domain.code(d) for m, d in published if model.code(m) >= 0 and domain.code(d) >= 0]
+    return np.isin(model.codes.astype(np.int64) * width + domain.codes, keys)
+
+
 def _show_split(counted: list, show_of: dict[str, str | None], roster: list[str], shows: list[str],
                 published: set[tuple[str, str]]) -> list[tuple]:
     """The contamination split per show, over the counted cells of published rows (`counted`:
@@ -239,9 +247,7 @@ def _show_split(counted: list, show_of: dict[str, str | None], roster: list[str]
     show_at = {sh: i for i, sh in enumerate(shows)}
     row_show = np.array([show_at.get(show_of.get(t), -1) for t in task.names], dtype=np.int64)[task.codes] \
         if task.names else np.empty(0, dtype=np.int64)
-    published_keys = [model.code(m) * len(domain.names) + domain.code(d) for m, d in published
-                      if model.code(m) >= 0 and domain.code(d) >= 0]
-    keep = np.flatnonzero((row_show >= 0) & np.isin(model.codes.astype(np.int64) * len(domain.names) + domain.codes, published_keys))
+    keep = np.flatnonzero((row_show >= 0) & _of_published(model, domain, published))
     shown, of_model, of_origin, values = row_show[keep], model.codes[keep].astype(np.int64), origin.codes[keep], score[keep]
     n_models, n_origins = max(len(model.names), 1), max(len(origin.names), 1)
 
@@ -320,9 +326,7 @@ def _candidates(columns: list, published) -> Iterator[tuple[tuple[str, str], "_O
     """((domain, task), its publishable outputs in order of task score, then model id) for each
     task with one, from cstore.ladder_candidates columns (in that order already)."""
     domain, task, model, score = columns
-    published_keys = [model.code(m) * len(domain.names) + domain.code(d) for m, d in published
-                      if model.code(m) >= 0 and domain.code(d) >= 0]
-    rows = np.flatnonzero(np.isin(model.codes.astype(np.int64) * len(domain.names) + domain.codes, published_keys))
+    rows = np.flatnonzero(_of_published(model, domain, published))
     of_task = domain.codes[rows].astype(np.int64) * max(len(task.names), 1) + task.codes[rows]
     starts = np.flatnonzero(np.diff(of_task, prepend=-1)) if len(rows) else np.empty(0, dtype=np.int64)
     bounds = [*starts.tolist(), len(rows)]
