@@ -97,8 +97,7 @@ def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] =
     another type than text, integers, floats, booleans and nulls comes row by row, as DuckDB
     gives it: Arrow carries some as another type (a sum of integers, DuckDB's HUGEINT, as a
     decimal, which would come back a Decimal, not an int)."""
-    _ordered(sql)
-    relation = db.sql(sql, params=list(params) or None)  # not run yet: its column types are known
+    relation = _relation(db, sql, params)
     seen: dict[str, str] = {}
     share = seen.setdefault
     out: list[tuple] = []
@@ -107,20 +106,8 @@ def rows_shared(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] =
         while batch := cursor.fetchmany(SHARED_BATCH):
             out.extend(tuple(share(v, v) if type(v) is str else v for v in row) for row in batch)
         return out
-    import pyarrow.compute as pc  # here: 30 ms of import that a build which computes nothing skips
-
-    # DuckDB 2 renamed fetch_arrow_reader (and warns on the old name)
-    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
-    for batch in reader(SHARED_BATCH):
-        columns = []
-        for column in batch.columns:
-            if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-                encoded = pc.dictionary_encode(column)
-                words = [share(w, w) for w in encoded.dictionary.to_pylist()]
-                columns.append([None if i is None else words[i] for i in encoded.indices.to_pylist()])
-            else:
-                columns.append(column.to_pylist())
-        out.extend(zip(*columns))
+    for batch in _batches(relation):
+        out.extend(zip(*(_pylist(column, seen) for column in batch.columns)))
     return out
 
 
@@ -131,7 +118,7 @@ def float_groups(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] 
     the 2.47 million counted scores came as hundreds of MB of tuples, grouped into lists of
     floats and then copied into arrays. ValueError for other column types, a NULL, or a key
     whose rows do not come together."""
-    relation = _keyed(db, sql, params)
+    relation = _relation(db, sql, params)
     if [str(kind) for kind in relation.types[-1:]] != ["DOUBLE"] or len(relation.types) < 2:
         raise ValueError(f"float_groups takes text keys and one DOUBLE column, not {relation.types}:\n{sql}")
 
@@ -160,7 +147,7 @@ def column_groups(db: duckdb.DuckDBPyConnection, sql: str, n_keys: int, params: 
     cells held a tuple each twice over, and the finite-number check a set entry per tuple.
     ValueError for a column of another type than rows_shared's plain ones, a NULL key, or a
     key whose rows do not come together."""
-    relation = _keyed(db, sql, params)
+    relation = _relation(db, sql, params)
     if len(relation.types) <= n_keys or not all(str(kind) in _PLAIN for kind in relation.types[n_keys:]):
         raise ValueError(f"column_groups takes {n_keys} text keys and columns of plain types, not {relation.types}:\n{sql}")
     words: dict[str, str] = {}
@@ -198,21 +185,18 @@ def coded_columns(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]
     column as Coded, a DOUBLE column as float64, an integer column as int64. At 1000x data
     Canonic's 4.9 million judge scores came as 500 MB of tuples for three loops to read.
     ValueError for another column type or a NULL."""
-    import pyarrow.compute as pc  # as in rows_shared
-
-    relation = _keyed(db, sql, params)
+    relation = _relation(db, sql, params)
     kinds = [str(kind) for kind in relation.types]
     if not all(kind in ("VARCHAR", "DOUBLE", "INTEGER", "BIGINT") for kind in kinds):
         raise ValueError(f"coded_columns takes text, DOUBLE and integer columns, not {relation.types}:\n{sql}")
     index: list[dict[str, int]] = [{} for _ in kinds]  # per text column: text -> code
     parts: list[list[np.ndarray]] = [[] for _ in kinds]
-    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
-    for batch in reader(SHARED_BATCH):
+    for batch in _batches(relation):
         for k, (kind, column) in enumerate(zip(kinds, batch.columns)):
             if column.null_count:
                 raise ValueError(f"coded_columns: a NULL in the result of\n{sql}")
             if kind == "VARCHAR":
-                encoded = pc.dictionary_encode(column)
+                encoded = _encoded(column)
                 known = index[k]
                 # this batch's codes to the column's: each distinct text in the order first met
                 recode = np.array([known.setdefault(w, len(known)) for w in encoded.dictionary.to_pylist()], dtype=np.int32)
@@ -227,17 +211,30 @@ def coded_columns(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]
     return out
 
 
-def _keyed(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]):
+def _relation(db: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any]):
+    """The query, not run yet, once its ORDER BY is checked: its column types are known."""
     _ordered(sql)
-    return db.sql(sql, params=list(params) or None)  # not run yet: its column types are known
+    return db.sql(sql, params=list(params) or None)
+
+
+def _batches(relation):
+    """The result's Arrow record batches, SHARED_BATCH rows at a time."""
+    # DuckDB 2 renamed fetch_arrow_reader (and warns on the old name)
+    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
+    return reader(SHARED_BATCH)
+
+
+def _encoded(column):
+    """The column as codes into its distinct values (a dictionary array)."""
+    import pyarrow.compute as pc  # here: 30 ms of import that a build which computes nothing skips
+
+    return pc.dictionary_encode(column)
 
 
 def _pylist(column, words: dict[str, str]) -> list:
     """An Arrow column as Python values, each distinct string one object (`words`)."""
-    import pyarrow.compute as pc  # as in rows_shared
-
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        encoded = pc.dictionary_encode(column)
+        encoded = _encoded(column)
         shared = [words.setdefault(w, w) for w in encoded.dictionary.to_pylist()]
         return [None if i is None else shared[i] for i in encoded.indices.to_pylist()]
     return column.to_pylist()
@@ -247,13 +244,10 @@ def _key_runs(relation, n_keys: int, values: Callable, sql: str, words: dict[str
     """(key, the batch's value columns by `values`, begin, end) for each run of consecutive rows
     holding one key, in the result's order: a key's rows that span two batches come as two runs.
     The key columns must be text without NULLs."""
-    import pyarrow.compute as pc  # as in rows_shared
-
     if not n_keys or any(str(kind) != "VARCHAR" for kind in relation.types[:n_keys]):
         raise ValueError(f"the first {n_keys} columns must be text keys, not {relation.types[:n_keys]}:\n{sql}")
     words = {} if words is None else words
-    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
-    for batch in reader(SHARED_BATCH):
+    for batch in _batches(relation):
         n = batch.num_rows
         if not n:
             continue
@@ -261,7 +255,7 @@ def _key_runs(relation, n_keys: int, values: Callable, sql: str, words: dict[str
         for column in batch.columns[:n_keys]:
             if column.null_count:
                 raise ValueError(f"a NULL key in the result of\n{sql}")
-            encoded = pc.dictionary_encode(column)
+            encoded = _encoded(column)
             codes.append(encoded.indices.to_numpy())
             names.append([words.setdefault(w, w) for w in encoded.dictionary.to_pylist()])
         columns = values(batch, n_keys)

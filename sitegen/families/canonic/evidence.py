@@ -196,7 +196,7 @@ def split_rows(keys: list[tuple[str, str]], jobs: list[tuple], intervals: list[t
 def _cells_of_both(pairs: list) -> np.ndarray:
     """The first row of each cell in cstore.judge_pairs columns: a cell's two rows (one per
     judge, as validation requires of a counted cell) are consecutive."""
-    (domain, task, model, judge, _w) = pairs
+    domain, task, model, judge, _weighted = pairs
     n = len(judge.codes)
     starts = np.zeros(n, dtype=bool)
     starts[:1] = True
