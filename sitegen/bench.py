@@ -20,7 +20,10 @@ model's cell changed; each as `sitegen build` in a fresh process with the caches
 output already built, next to the goals of the incremental build, and again inside one running
 process as `sitegen serve` rebuilds), and, when `hugo` is on PATH, the demo's cold build and a
 plain Hugo site with as many pages of similar sizes built cold, in turn, pair by pair
-(sitegen.bench_hugo). Last, each goal with its measure, met or not met.
+(sitegen.bench_hugo). Then what bounds the time: the CPU seconds of the build's fixed costs (its
+start and imports, drawing its figures, Canonic's bootstraps), each measured alone
+(sitegen.bench_floors), and what each time goal leaves for the rest. Last, each goal with its
+measure, met or not met.
 Everything happens in temporary directories, removed at the end.
 """
 
@@ -40,7 +43,7 @@ import threading
 import time
 from pathlib import Path
 
-from sitegen import bench_hugo
+from sitegen import bench_floors, bench_hugo
 from sitegen.build import WRITER_CHECKS, WRITING, WRITING_CPU
 from sitegen.families.canonic.demo.design import BASE_MODELS
 
@@ -59,7 +62,7 @@ wall = time.perf_counter() - t0
 timings = next(json.loads(line) for line in said.getvalue().splitlines() if line.startswith("{"))
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"wall": wall, "rss_kib": max(own, kids), **timings}))
+print(json.dumps({"wall": wall, "rss_kib": max(own, kids), "modules": sorted(sys.modules), **timings}))
 """
 
 SITE_PARTS = ("content", "templates", "assets", "pyproject.toml")
@@ -239,6 +242,21 @@ def _write_floor(out: Path, runs: int) -> tuple[float, float]:
     return statistics.median(times), statistics.median(cpu)
 
 
+def _fixed_costs(out: Path, modules: list[str], runs: int) -> dict[str, float]:
+    """Each part of what bounds the build's CPU seconds (sitegen.bench_floors), the median CPU
+    seconds of `runs` fresh processes."""
+    found: dict[str, float] = {}
+    for part, (cmd, given) in bench_floors.commands(out, modules).items():
+        seconds = []
+        for _ in range(runs):
+            done = subprocess.run(cmd, input=given, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"measuring {part} failed:\n{done.stderr}")
+            seconds.append(float(done.stdout.strip().splitlines()[-1]))
+        found[part] = statistics.median(seconds)
+    return found
+
+
 def _measure_scale(repo: Path, tmp: Path, scale: int, runs: int, cells: str = "jsonl") -> dict:
     t0 = time.perf_counter()
     root = _site(repo, tmp / f"x{scale}-{cells}", scale, cells)
@@ -256,7 +274,7 @@ def _measure_scale(repo: Path, tmp: Path, scale: int, runs: int, cells: str = "j
         "pages": results[0]["pages"], "pps": results[0]["pages"] / wall,
         "rss_mib": max(r["rss_kib"] for r in results) / 1024, "out": out, "process": [r["process"] for r in results],
         "out_mib": _size(out) / 2**20, "floor": _write_floor(out, runs) if scale <= 100 else None, "gen": gen,
-        "stages": _stages(results),
+        "stages": _stages(results), "fixed": _fixed_costs(out, results[0]["modules"], runs) if scale <= 100 else None,
     }
     if scale > 1:  # the inputs and output of a large scale are not kept for later tables
         shutil.rmtree(root, ignore_errors=True)
@@ -438,6 +456,42 @@ def _print_scales(rows: list[dict]) -> None:
           "writer's checks: the writer process's aggregate-field checks and SHA-256 of the same files.")
 
 
+def _print_fixed_costs(rows: list[dict], versus: dict | None) -> None:
+    measured = [r for r in rows if r["fixed"]]
+    if not measured:
+        return
+    parts = list(measured[0]["fixed"])
+    print("\nWhat bounds the time: CPU seconds of work whose amount sitegen does not choose, each part alone in a "
+          "fresh process (medians; sitegen.bench_floors says what each part is):")
+    print("| data | cells as | the build's CPU | " + " | ".join(parts) + " | these together | the rest, sitegen's own work |")
+    print("| --- | --- | ---: |" + " ---: |" * (len(parts) + 2))
+    for r in measured:
+        fixed = sum(r["fixed"].values())
+        print(f"| {r['scale']} | {r['format']} | {r['cpu']:.1f} s | " + " | ".join(f"{r['fixed'][p]:.1f} s" for p in parts)
+              + f" | {fixed:.1f} s | {r['cpu'] - fixed:.1f} s |")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    demo = next((r for r in measured if r["scale"] == "1x"), None)
+    if versus and demo:
+        hugo_cpu = statistics.median(t["cpu"] for t in versus["theirs"])
+        hugo_wall = statistics.median(t["process"] for t in versus["theirs"])
+        print(f"- Hugo's build took {hugo_cpu:.2f} CPU-s: {HUGO_CPU:g}x it is {HUGO_CPU * hugo_cpu:.2f} CPU-s, and the demo's "
+              f"fixed costs alone are {sum(demo['fixed'].values()) / hugo_cpu:.1f}x it.")
+        _print_budget(f"demo within {HUGO_WALL:g}x Hugo's wall time ({hugo_wall:.2f} s)", HUGO_WALL * hugo_wall, cores, demo)
+    for r in measured:
+        goal = SCALE_GOALS.get(r["scale"], (None, None))[0]
+        if goal is not None:
+            _print_budget(f"{r['scale']} under {goal:g} s", goal, cores, r)
+
+
+def _print_budget(goal: str, seconds: float, cores: int, r: dict) -> None:
+    """What a wall-time goal leaves for sitegen's own work: on `cores` cores, `seconds` hold at
+    most seconds x cores CPU-s, whatever runs in parallel."""
+    fixed = sum(r["fixed"].values())
+    left = seconds * cores - fixed
+    print(f"- {goal}: {seconds:.1f} s on this machine's {cores} cores hold at most {seconds * cores:.1f} CPU-s; less the "
+          f"fixed costs, {left:.1f} CPU-s are left for sitegen's own work, which took {r['cpu'] - fixed:.1f}.")
+
+
 def _print_stages(rows: list[dict], first: str) -> None:
     from sitegen.build import KEY_STEP, SAVE_STEP, STAGES  # one column per stage, in build order
 
@@ -573,6 +627,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_hugo.print_table(versus)
     elif not args.no_hugo:
         print(f"\nHugo comparison skipped: `hugo` is not on PATH; {bench_hugo.INSTALL_HINT}.")
+    _print_fixed_costs(rows, versus)
     _print_goals(rows, rebuilds, versus)
 
 
