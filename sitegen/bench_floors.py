@@ -66,7 +66,7 @@ for kind, sizes, seed in json.loads(sys.stdin.read()):
     (stats.percentile_bootstrap if kind == "mean" else stats.difference_bootstrap)(*groups, seed)
 """ + _CPU
 
-# The columns a published Canonic table gives its bootstraps in.
+# The published Canonic tables that give each interval's number of scores and seed.
 BOARDS, SPLIT = "canonic/*/board.csv", "canonic/contamination.csv"
 
 
