@@ -67,3 +67,24 @@ def test_a_number_that_is_not_finite_in_a_page_made_when_written_fails_the_build
     assert ("inf in what canonic gives canonic/book-opening/cells/anthropic/claude-opus-5/index.html to show ([\"cells\"][0][2])"
             in str(exc.value))
     assert not (tmp_path / "out").exists()
+
+
+def test_calls_gathered_for_a_block_of_rows_across_the_intakes_batches_are_each_rows_own(built_site):
+    """A row's judge calls are gathered with the next rows' (row_pages.BLOCK). At scale the
+    intake's tables come in many batches, and a take from them returns rows batch by batch:
+    each row must still get exactly its own calls with their own anchors, as gathered alone."""
+    import pyarrow as pa
+
+    res = built_site.results
+    task_domain = {t.id: t.domain for t in res.sweep.tasks}
+    order = [(r.model, b.domain) for b in res.boards for r in b.rows]
+    tables = res.input.tables
+    # the demo's tables hold one batch or a few; cut into batches of 7 rows, as a large intake's are
+    cut = {**tables, **{name: pa.Table.from_batches(tables[name].to_batches(max_chunksize=7), schema=tables[name].schema)
+                        for name in ("judgments", "anchors")}}
+    alone = row_pages._CallIndex(tables, res.input.ids, task_domain, [])  # no order: each row gathered by itself
+    blocks = row_pages._CallIndex(cut, res.input.ids, task_domain, order)
+    assert len(order) > row_pages.BLOCK  # more than one block, the last one short
+    for key in order:
+        mine = alone.calls(*key)
+        assert mine and blocks.calls(*key) == mine, key
