@@ -79,7 +79,7 @@ def test_calls_gathered_for_a_block_of_rows_across_the_intakes_batches_are_each_
     task_domain = {t.id: t.domain for t in res.sweep.tasks}
     order = [(r.model, b.domain) for b in res.boards for r in b.rows]
     tables = res.input.tables
-    # the demo's tables hold one batch or a few; cut into batches of 7 rows, as a large intake's are
+    # the demo's tables are one batch each; cut into batches of 7 rows, as a large intake's are
     cut = {**tables, **{name: pa.Table.from_batches(tables[name].to_batches(max_chunksize=7), schema=tables[name].schema)
                         for name in ("judgments", "anchors")}}
     alone = row_pages._CallIndex(tables, res.input.ids, task_domain, [])  # no order: each row gathered by itself
