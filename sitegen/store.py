@@ -278,6 +278,15 @@ _PLAIN = frozenset({"VARCHAR", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTIN
                     "FLOAT", "DOUBLE", "BOOLEAN", "NULL", '"NULL"'})
 
 
+def positions_by(key: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(k, the positions of the rows whose key is k, in row order) for each distinct integer key,
+    in ascending order of k: a group-by over codes, one stable sort instead of a step per row."""
+    order = np.argsort(key, kind="stable")
+    keys, starts = np.unique(key[order], return_index=True)
+    bounds = [*starts.tolist(), len(order)]
+    return [(k, order[bounds[i]:bounds[i + 1]]) for i, k in enumerate(keys.tolist())]
+
+
 def has_table(db: duckdb.DuckDBPyConnection, name: str) -> bool:
     """A table or view of that name exists (registered Arrow views included)."""
     (found,), = db.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()

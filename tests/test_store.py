@@ -122,3 +122,13 @@ def test_coded_columns_give_each_rows_values(db, monkeypatch, batch):
     assert model.code("m-b") == model.names.index("m-b") and model.code("no such model") == -1
     with pytest.raises(ValueError, match="NULL"):
         store.coded_columns(db, "SELECT model, score FROM t ORDER BY model, score")
+
+
+def test_positions_by_groups_rows_by_key_in_row_order_and_key_order():
+    import numpy as np
+
+    key = np.array([3, 1, 3, 0, 1, 3, 7], dtype=np.int64)
+    grouped = store.positions_by(key)
+    assert [k for k, _ in grouped] == [0, 1, 3, 7]
+    assert {k: at.tolist() for k, at in grouped} == {0: [3], 1: [1, 4], 3: [0, 2, 5], 7: [6]}
+    assert store.positions_by(np.empty(0, dtype=np.int64)) == []

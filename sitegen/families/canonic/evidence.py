@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from sitegen import stats
+from sitegen import stats, store
 from sitegen.families.canonic import store as cstore
 from sitegen.families.canonic.validate import CanonicInput, weighted_score
 
@@ -253,11 +253,7 @@ def _show_split(counted: list, show_of: dict[str, str | None], roster: list[str]
 
     def means(key: np.ndarray) -> dict[int, tuple[int, float]]:
         """key -> (rows, their mean) over the kept rows, grouped by key."""
-        order = np.argsort(key, kind="stable")
-        keys, starts = np.unique(key[order], return_index=True)
-        bounds = [*starts.tolist(), len(order)]
-        return {k: (bounds[i + 1] - bounds[i], math.fsum(values[order[bounds[i]:bounds[i + 1]]].tolist()) / (bounds[i + 1] - bounds[i]))
-                for i, k in enumerate(keys.tolist())}
+        return {k: (len(at), math.fsum(values[at].tolist()) / len(at)) for k, at in store.positions_by(key)}
 
     pooled = means(shown * n_origins + of_origin)
     by_model = means((shown * n_models + of_model) * n_origins + of_origin)
@@ -284,16 +280,13 @@ def _orderings(pairs: list, judges: list[str], domains: list[str], roster: list[
     domain, _task, model, judge, weighted = pairs
     # one group per (domain, model, judge), its rows in order (a stable sort by a code of the three)
     key = (domain.codes.astype(np.int64) * len(model.names) + model.codes) * len(judge.names) + judge.codes
-    order = np.argsort(key, kind="stable")
-    keys, starts = np.unique(key[order], return_index=True)
-    bounds = [*starts.tolist(), len(order)]
     scores: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)  # (domain, model) -> judge -> mean
-    for i, k in enumerate(keys.tolist()):
+    for k, at in store.positions_by(key):
         rest, j = divmod(k, len(judge.names))
         d, m = divmod(rest, len(model.names))
         d, m = domain.names[d], model.names[m]
         if (m, d) in published:
-            values = weighted[order[bounds[i]:bounds[i + 1]]].tolist()
+            values = weighted[at].tolist()
             scores[(d, m)][judge.names[j]] = math.fsum(values) / len(values)
     out = []
     for d in domains:

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sitegen import store
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.sentences import SENTENCES
@@ -166,11 +167,7 @@ def _positions(table, ids: dict[str, list[str]], task_domain: dict[str, str]) ->
     domain_ids = sorted(set(task_domain.values()))
     of_task = np.array([domain_ids.index(task_domain[t]) for t in ids["task"]], dtype=np.int64)
     key = models * len(domain_ids) + of_task[tasks]
-    order = np.argsort(key, kind="stable")
-    keys, starts = np.unique(key[order], return_index=True)
-    bounds = [*starts.tolist(), len(order)]
-    return {(ids["model"][k // len(domain_ids)], domain_ids[k % len(domain_ids)]): order[bounds[i]:bounds[i + 1]]
-            for i, k in enumerate(keys.tolist())}
+    return {(ids["model"][k // len(domain_ids)], domain_ids[k % len(domain_ids)]): at for k, at in store.positions_by(key)}
 
 
 def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
