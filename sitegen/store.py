@@ -259,11 +259,7 @@ def _key_runs(relation, n_keys: int, values: Callable, sql: str, words: dict[str
             codes.append(encoded.indices.to_numpy())
             names.append([words.setdefault(w, w) for w in encoded.dictionary.to_pylist()])
         columns = values(batch, n_keys)
-        starts = np.zeros(n, dtype=bool)
-        starts[0] = True
-        for c in codes:
-            starts[1:] |= c[1:] != c[:-1]
-        bounds = [*np.flatnonzero(starts).tolist(), n]
+        bounds = [*run_starts(codes).tolist(), n]
         for begin, end in zip(bounds, bounds[1:]):
             yield tuple(names[j][codes[j][begin]] for j in range(n_keys)), columns, begin, end
 
@@ -276,6 +272,17 @@ def _each_once(groups: list[tuple], sql: str) -> None:
 # DuckDB's column types whose values come from Arrow as DuckDB itself gives them
 _PLAIN = frozenset({"VARCHAR", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
                     "FLOAT", "DOUBLE", "BOOLEAN", "NULL", '"NULL"'})
+
+
+def run_starts(codes: Sequence[np.ndarray]) -> np.ndarray:
+    """The positions where a run of rows with the same values in every one of `codes` (equal-length
+    columns) begins, the first row's included when there are rows."""
+    n = len(codes[0]) if codes else 0
+    starts = np.zeros(n, dtype=bool)
+    starts[:1] = True
+    for c in codes:
+        starts[1:] |= c[1:] != c[:-1]
+    return np.flatnonzero(starts)
 
 
 def positions_by(key: np.ndarray) -> list[tuple[int, np.ndarray]]:

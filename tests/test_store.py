@@ -132,3 +132,13 @@ def test_positions_by_groups_rows_by_key_in_row_order_and_key_order():
     assert [k for k, _ in grouped] == [0, 1, 3, 7]
     assert {k: at.tolist() for k, at in grouped} == {0: [3], 1: [1, 4], 3: [0, 2, 5], 7: [6]}
     assert store.positions_by(np.empty(0, dtype=np.int64)) == []
+
+
+def test_run_starts_finds_where_each_run_of_equal_keys_begins():
+    import numpy as np
+
+    a = np.array([0, 0, 1, 1, 1, 0])
+    b = np.array([5, 5, 5, 6, 6, 6])
+    assert store.run_starts([a, b]).tolist() == [0, 2, 3, 5]
+    assert store.run_starts([a]).tolist() == [0, 2, 5]
+    assert store.run_starts([np.empty(0, dtype=np.int64)]).tolist() == []

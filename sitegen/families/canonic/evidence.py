@@ -197,13 +197,8 @@ def _cells_of_both(pairs: list) -> np.ndarray:
     """The first row of each cell in cstore.judge_pairs columns: a cell's two rows (one per
     judge, as validation requires of a counted cell) are consecutive."""
     domain, task, model, judge, _weighted = pairs
-    n = len(judge.codes)
-    starts = np.zeros(n, dtype=bool)
-    starts[:1] = True
-    for c in (domain.codes, task.codes, model.codes):
-        starts[1:] |= c[1:] != c[:-1]
-    first = np.flatnonzero(starts)
-    sizes = np.diff(np.append(first, n))
+    first = store.run_starts([domain.codes, task.codes, model.codes])
+    sizes = np.diff(np.append(first, len(judge.codes)))
     first = first[sizes == 2]
     return first[judge.codes[first] != judge.codes[first + 1]]
 
