@@ -196,18 +196,26 @@ def _compute(config: SiteConfig, inputs: dict) -> dict:
             db.close()
 
 
-def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: incremental.Cache | None,
-                    digest: dict[str, str] | None, keys: dict[str, str] | None) -> tuple[dict[str, Outputs], Callable[[str], Outputs]]:
-    """Every family's Outputs, in the configured order: computed ones (queued for the cache,
-    split by _light), and cached ones as the cache holds them, without their page contexts.
-    Also `full(fid)`: the family's Outputs with its page contexts, which for a cached family
-    means loading and computing it again (only when its pages or sections must be rendered)."""
+def _family_outputs(config: SiteConfig, intake: Intake, compute: Callable[[str], Any], cache: incremental.Cache | None,
+                    digest: dict[str, str] | None, keys: dict[str, str] | None,
+                    made: Callable[[Outputs], None] = lambda o: None) -> tuple[dict[str, Outputs], Callable[[str], Outputs], dict]:
+    """Every family's Outputs, in the configured order: computed ones (`compute(fid)`, its
+    result; queued for the cache, split by _light), and cached ones as the cache holds them,
+    without their page contexts; `made(o)` is called with each as soon as it is made (a build
+    hands its figures to be drawn while the next family computes). Also `full(fid)`: the
+    family's Outputs with its page contexts, which for a cached family means loading and
+    computing it again (only when its pages or sections must be rendered); and the results of
+    the families computed."""
     outputs: dict[str, Outputs] = {}
+    results: dict = {}
     for fid in config.families:
         if fid in intake.cached:
             outputs[fid] = intake.cached[fid]["outputs"]
+            made(outputs[fid])
             continue
+        results[fid] = compute(fid)
         outputs[fid] = published(_family(config, fid), results[fid], render.synthetic_note)
+        made(outputs[fid])
         if cache is not None and not defers(outputs[fid]):  # a deferred table or page is not data to keep
             entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
@@ -219,7 +227,7 @@ def _family_outputs(config: SiteConfig, intake: Intake, results: dict, cache: in
             complete[fid] = _fresh_outputs(config, fid, intake.cached[fid]["files"])
         return complete[fid]
 
-    return outputs, full
+    return outputs, full, results
 
 
 def _fresh_outputs(config: SiteConfig, fid: str, files: list[SourceFile]) -> Outputs:
@@ -271,8 +279,7 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
         intake = _load(config, keys, store_)
         if intake.loaded.problems:
             raise InputError(intake.loaded.problems)
-        results = _compute(config, intake.inputs)
-        outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
+        outputs, full, results = _family_outputs(config, intake, _compute(config, intake.inputs).__getitem__, store_, digest, keys)
         checked = numbers.check_finite({fid: outputs[fid] for fid in results})
         for fid in results:  # a table its family makes when written is made here to be checked
             for t in outputs[fid].tables:
@@ -713,35 +720,41 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         if record is not None:
             return BuildResult(out, record["pages"], record["files"], clock, up_to_date=True)
 
-    stage("load")
-    intake = _load(config, keys, store_)
-    stage("validate")
-    if intake.loaded.problems:
-        raise InputError(intake.loaded.problems)
-
-    # The inputs are valid: a build that will draw every figure (nothing in its figure cache)
-    # starts the workers now, so that their start-up overlaps compute. Every family draws
-    # figures, so a site with one is taken to draw some.
+    # A build that will draw every figure (nothing in its figure cache) starts the workers
+    # now, so that their start-up overlaps the load (which leaves the second core idle) rather
+    # than compute and render. Every family draws figures, so a site with one is taken to draw
+    # some.
     figure_cache = root / CACHE_DIR / "figures"
     nothing_drawn = not cache or not figure_cache.is_dir() or next(figure_cache.iterdir(), None) is None
     with figures_mod.workers_starting(bool(config.families) and nothing_drawn, keep_workers):
+        stage("load")
+        intake = _load(config, keys, store_)
+        stage("validate")
+        if intake.loaded.problems:
+            raise InputError(intake.loaded.problems)
         stage("store")
         db = _store(config, intake.inputs)
+        # A family's figures are drawn in worker processes from when its Outputs are made, while
+        # the next family computes, the pages render and everything that does not show a figure
+        # is written; the figures stage waits for them. Without the cache not even the figure
+        # cache is read: a build from scratch (`verify --source`) draws every figure itself.
+        drawing = figures_mod.Drawing(figure_cache if cache else None)
         try:
-            stage("compute")
-            results = _compute_stored(config, db, intake.inputs)
-        finally:
-            if db is not None:
-                db.close()
-        outputs, full = _family_outputs(config, intake, results, store_, digest, keys)
-        checked = numbers.check_finite({fid: outputs[fid] for fid in results})
+            try:
+                stage("compute")
+                outputs, full, results = _family_outputs(config, intake, lambda fid: _family(config, fid).compute(db, intake.inputs[fid]),
+                                                         store_, digest, keys, lambda o: drawing.add(o.figures))
+            finally:
+                if db is not None:
+                    db.close()
+            drawing.close()
+            checked = numbers.check_finite({fid: outputs[fid] for fid in results})
+        except BaseException:
+            drawing.cancel()
+            raise
         outputs = {fid: _placed(o, intake.texts) for fid, o in outputs.items()}
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
-    # The figures are drawn in worker processes meanwhile, and while everything that does not
-    # show a figure is written; the figures stage waits for them. Without the cache not even
-    # the figure cache is read: a build from scratch (`verify --source`) draws every figure itself.
-    drawing = figures_mod.Drawing([f for o in outputs.values() for f in o.figures], figure_cache if cache else None)
     try:
         env = render.environment(root / "templates", _template_dirs(config))
         made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces

@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import multiprocessing
+import queue
 import re
 import threading
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -26,10 +27,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable, Iterator
 
+from sitegen import parallel
 from sitegen.errors import BuildError
 from sitegen.families import Figure
 from sitegen.incremental import ENTRY_SUFFIX, read_entry, write_entry
-from sitegen.parallel import workers
 
 PNG_SCALE = 2
 PNG_MAX_SIDE = 4000  # pixels: a figure with a thousand rows is rasterised smaller, not as a 15 MB PNG
@@ -164,21 +165,30 @@ def _write_cache(cache_dir: Path, key: str, r: Rendered) -> None:
 
 class Drawing:
     """render_all() running in a background thread from its creation, so that pages render while
-    the figures are drawn; finish() waits for it, cancel() stops what has not started and waits
-    for the rest."""
+    the figures are drawn: add() hands it a family's figures as soon as they are made (the
+    workers, idle while the other families compute, start on them at once), close() says there
+    are no more; finish() waits for them all, cancel() stops what has not started and waits for
+    the rest."""
 
-    def __init__(self, figures: list[Figure], cache_dir: Path | None):
+    def __init__(self, cache_dir: Path | None):
         self._lock = threading.Lock()
-        self._latest, self._report = (0, len(figures)), None
+        self._latest, self._report = (0, 0), None
         self._stop = threading.Event()
+        self._batches: queue.SimpleQueue[list[Figure] | None] = queue.SimpleQueue()
         self._result: dict[str, Rendered] | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(figures, cache_dir), name="figures", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(cache_dir,), name="figures", daemon=True)
         self._thread.start()
 
-    def _run(self, figures: list[Figure], cache_dir: Path | None) -> None:
+    def add(self, figures: list[Figure]) -> None:
+        self._batches.put(list(figures))
+
+    def close(self) -> None:
+        self._batches.put(None)
+
+    def _run(self, cache_dir: Path | None) -> None:
         try:
-            self._result = render_all(figures, cache_dir, self._progress, self._stop)
+            self._result = render_all(self._batches, cache_dir, self._progress, self._stop)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller by finish()
             self._error = exc
 
@@ -189,6 +199,7 @@ class Drawing:
             report(done, total)
 
     def finish(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Rendered]:
+        """Every figure added, drawn (close() first)."""
         if progress is not None:
             with self._lock:
                 self._report, latest = progress, self._latest
@@ -205,99 +216,125 @@ class Drawing:
         drawn (a page refused as it is written, Ctrl-C) then says only why it failed: a worker
         still starting when the process exits finds its pool gone and prints a traceback."""
         self._stop.set()
+        self._batches.put(None)  # wakes a thread waiting for figures
         self._thread.join()
 
 
-def render_all(figures: list[Figure], cache_dir: Path | None,
+def render_all(figures: list[Figure] | queue.SimpleQueue, cache_dir: Path | None,
                progress: Callable[[int, int], None] | None = None,
                stop: threading.Event | None = None) -> dict[str, Rendered]:
-    """name -> rendered figure, from the cache where possible. Misses render in worker
-    processes: vl-convert serialises calls within one process. `progress(done, total)` is
-    called once the cache has been read and after each figure drawn. Once `stop` is set, no
-    further job starts and what was drawn so far is returned (the caller has failed)."""
+    """name -> rendered figure, from the cache where possible. `figures`: a list, or a queue of
+    lists ended by None (Drawing), each drawn as it comes. Misses render in worker processes
+    (vl-convert serialises calls within one process), except a lone one while no worker is
+    running: starting them would cost more than drawing it here. `progress(done, total)` is
+    called as each list's cache has been read and after each figure drawn. Once `stop` is set,
+    no further job starts and what was drawn so far is returned (the caller has failed)."""
     report = progress or (lambda done, total: None)
+    if isinstance(figures, list):
+        batches: queue.SimpleQueue[list[Figure] | None] = queue.SimpleQueue()
+        batches.put(figures)
+        batches.put(None)
+    else:
+        batches = figures
     out: dict[str, Rendered] = {}
-    misses: list[tuple[Figure, str | None]] = []
-    for fig in figures:
-        key = (fig.key or figure_key(fig)) if cache_dir else None
-        hit = _read_cache(cache_dir, key) if key is not None else None
-        if hit is not None:
-            out[fig.name] = hit
-        else:
-            misses.append((fig, key))
-    report(len(out), len(figures))
+    keys: dict[str, str | None] = {}
+    total = 0
+    pool = None
     # Two jobs per figure, the SVG and then its PNG (each about half the time), the biggest
     # figures' SVGs first: small jobs keep both workers busy to the end, where one job per
     # figure left a worker idle while the other drew the last large figure.
-    order = sorted(range(len(misses)), key=lambda i: -len(misses[i][0].data))
-    n = min(len(misses), workers())
-    if n > 1:
-        pool = _pool()
-        svg_jobs = {pool.submit(_draw, misses[i][0]): i for i in order}
-        png_jobs: dict[Future, int] = {}
-        drawn: dict[int, tuple[str, bytes]] = {}
-        pngs: dict[int, bytes] = {}
-        pending = set(svg_jobs)
-        try:
-            while pending:
-                if stop is not None and stop.is_set():
-                    _cancel(pending)
-                    return out
-                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    if future in svg_jobs:  # drawn: its PNG goes to the back of the queue
-                        i = svg_jobs[future]
-                        drawn[i] = future.result()
-                        png = pool.submit(_rasterise, drawn[i][0])
-                        png_jobs[png] = i
-                        pending.add(png)
-                    else:  # a figure complete, for the count
-                        pngs[png_jobs[future]] = future.result()
-                        report(len(out) + len(pngs), len(figures))
-        except BrokenProcessPool:
-            _retire_pool()  # a worker died: the next build starts a new pool
-            raise
-        except BaseException:
-            _cancel(pending)
-            raise
-        done = [Rendered(svg=drawn[i][0], png=pngs[i], spec=drawn[i][1]) for i in range(len(misses))]
-    else:
-        done = []
-        for fig, _ in misses:
-            done.append(render(fig))
-            report(len(out) + len(done), len(figures))
-    for (fig, key), r in zip(misses, done):
-        if key is not None:
-            _write_cache(cache_dir, key, r)
-        out[fig.name] = r
+    # A job is handed to the pool only when a worker is free for it (at most one per worker in
+    # flight), not queued there all at once: the pool is the process's (sitegen.parallel), and
+    # jobs that a build waits for (its bootstraps, its screens) then start after one figure, not
+    # after every figure queued before them.
+    todo: deque[tuple[Figure, tuple[str, bytes] | None]] = deque()  # a figure to draw, or drawn (SVG, spec) to rasterise
+    svg_jobs: dict[Future, Figure] = {}
+    png_jobs: dict[Future, tuple[Figure, tuple[str, bytes]]] = {}
+    pending: set[Future] = set()
+    more = True
+    try:
+        while more or pending or todo:
+            while todo and len(pending) < parallel.workers():
+                fig, drawn = todo.popleft()
+                if drawn is None:
+                    job = pool.submit(_draw, fig)
+                    svg_jobs[job] = fig
+                else:
+                    job = pool.submit(_rasterise, drawn[0])
+                    png_jobs[job] = (fig, drawn)
+                pending.add(job)
+            if stop is not None and stop.is_set():
+                _cancel(pending)
+                return out
+            if more:
+                try:  # a new list; waited for only while nothing is being drawn (and `stop` looked at meanwhile)
+                    batch = batches.get_nowait() if pending else batches.get(timeout=0.2)
+                except queue.Empty:
+                    batch = False
+                if batch is None:
+                    more = False
+                elif batch is not False:
+                    total += len(batch)
+                    misses = []
+                    for fig in batch:
+                        keys[fig.name] = key = (fig.key or figure_key(fig)) if cache_dir else None
+                        hit = _read_cache(cache_dir, key) if key is not None else None
+                        if hit is not None:
+                            out[fig.name] = hit
+                        else:
+                            misses.append(fig)
+                    report(len(out), total)
+                    if pool is None and misses and parallel.workers() > 1 and (len(misses) > 1 or parallel.running_pool() is not None):
+                        pool = _pool()
+                    if pool is None:
+                        for fig in misses:
+                            _done(out, fig, render(fig), cache_dir, keys)
+                            report(len(out), total)
+                    else:
+                        todo.extend((fig, None) for fig in sorted(misses, key=lambda f: -len(f.data)))
+                        continue  # handed to the workers first
+            if not pending:
+                continue
+            finished, pending = wait(pending, timeout=0.2 if not more else 0.05, return_when=FIRST_COMPLETED)
+            for future in finished:
+                if future in svg_jobs:  # drawn: its PNG goes to the back of the queue
+                    fig = svg_jobs.pop(future)
+                    todo.append((fig, future.result()))
+                else:  # a figure complete
+                    fig, (svg, spec) = png_jobs.pop(future)
+                    _done(out, fig, Rendered(svg=svg, png=future.result(), spec=spec), cache_dir, keys)
+                    report(len(out), total)
+    except BrokenProcessPool:
+        parallel.retire_pool()  # a worker died: the next build starts a new pool
+        raise
+    except BaseException:
+        _cancel(pending)
+        raise
     return out
 
 
-# One pool of figure workers per process, started at the first build with figures to draw (as
-# it computes, when its figure cache holds none: workers_starting) and kept for the life of the
-# process (the command line ends it after its one build's figures: end_workers): vl-convert's
-# runtime takes about a second to start in each worker, so a process that builds many times
-# (`sitegen serve`, a test suite) pays it once rather than once per build. Workers hold no
-# state from one figure to the next: each job carries its figure, and its output depends on
-# nothing else.
-_POOL: ProcessPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
+def _done(out: dict[str, Rendered], fig: Figure, r: Rendered, cache_dir: Path | None, keys: dict[str, str | None]) -> None:
+    key = keys[fig.name]
+    if key is not None:
+        _write_cache(cache_dir, key, r)
+    out[fig.name] = r
+
+
+# The figures are drawn by the process's worker pool (sitegen.parallel.pool), started at the
+# first build with figures to draw (before it loads, when its figure cache holds none:
+# workers_starting) and kept for the life of the process (the command line ends it after its one
+# build's figures: end_workers): vl-convert's runtime takes about a second to start in each
+# worker, so a process that builds many times (`sitegen serve`, a test suite) pays it once
+# rather than once per build. Each job carries its figure, and its output depends on nothing
+# else. The forkserver imports Altair (~0.5 s) before it forks a worker, which then starts with
+# it imported: once per process rather than once per worker. Importing Altair and vl_convert
+# starts no thread, so forking after it is safe; vl-convert's runtime starts in the worker, at
+# its first figure.
+PRELOAD = ("altair", "vl_convert")
 
 
 def _pool() -> ProcessPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ProcessPoolExecutor(max_workers=workers(), mp_context=_forkserver())
-        return _POOL
-
-
-def _retire_pool(wait: bool = False) -> None:
-    global _POOL
-    with _POOL_LOCK:
-        pool, _POOL = _POOL, None
-    if pool is not None:
-        pool.shutdown(wait=wait, cancel_futures=True)
+    return parallel.pool(PRELOAD)
 
 
 _WARM_SPEC = {"data": {"values": [{"x": 1}]}, "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
@@ -312,10 +349,12 @@ def _warm() -> None:
 @contextmanager
 def workers_starting(start: bool, keep: bool) -> Iterator[None]:
     """With `start`, the figure workers start, and vl-convert's runtime in each (about a
-    second a worker), from a thread of their own while the block runs (the build's compute):
-    the first figure then does not wait for them. Leaving the block waits for the thread. When
+    second a worker), from a thread of their own while the block runs (the build's load and
+    compute): the first figure then does not wait for them, nor the bootstraps, which run on the
+    same workers (sitegen.parallel.Background). Leaving the block waits for the thread. When
     the block fails in a process that exits next (`keep` False: the command line), the workers
-    are ended first: one still starting when its parent exits prints a traceback."""
+    are killed first: one still starting when its parent exits prints a traceback, and waiting
+    for them to finish starting would delay the report of the failure."""
     thread = _start_workers() if start else None
     try:
         yield
@@ -323,20 +362,21 @@ def workers_starting(start: bool, keep: bool) -> Iterator[None]:
         if thread is not None:
             thread.join()
             if not keep:
-                end_workers()
+                parallel.retire_pool(kill=True)
         raise
     if thread is not None:
         thread.join()
 
 
 def _start_workers() -> threading.Thread | None:
-    if workers() < 2:  # figures are drawn in this process
+    if parallel.workers() < 2:  # figures are drawn in this process
         return None
+
+    pool = _pool()  # at once (its processes start with its first job): jobs submitted from now on go to it
 
     def start() -> None:
         try:
-            pool = _pool()
-            for _ in range(workers()):
+            for _ in range(parallel.workers()):
                 pool.submit(_warm)
         except Exception:  # noqa: BLE001 - a head start only: drawing starts the pool itself
             pass
@@ -350,7 +390,7 @@ def end_workers() -> None:
     """End the figure workers now, for a process that builds once (the command line): what
     they hold (a vl-convert runtime each, about 150 MiB) is then not kept through the stages
     after the figures. The next build of the process would start new ones."""
-    _retire_pool(wait=True)
+    parallel.retire_pool(wait=True)
 
 
 def _cancel(pending: set[Future]) -> None:
@@ -360,19 +400,6 @@ def _cancel(pending: set[Future]) -> None:
     for future in pending:
         future.cancel()
     wait(pending)
-
-
-def _forkserver():
-    """The forkserver context, its server importing Altair (~0.5 s) before it forks a worker:
-    each worker then starts with it imported, once per process rather than once per worker.
-    Importing Altair and vl_convert starts no thread, so forking after it is safe;
-    vl-convert's runtime starts in the worker, at its first figure. Workers are never forked
-    from this process itself: once vl-convert has run here (a rebuild with a single figure to
-    draw, in `sitegen serve`), its runtime's threads do not survive a fork, and a forked
-    worker that calls it waits forever."""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["altair", "vl_convert"])  # takes effect when the server starts
-    return ctx
 
 
 _ID = re.compile(r'\bid="([^"]+)"')

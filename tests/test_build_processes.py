@@ -67,7 +67,7 @@ def test_the_command_lines_single_build_ends_its_figure_workers_once_the_figures
 
     def hook(name: str) -> None:
         if name == "index":
-            seen["pool"] = figures._POOL is not None
+            seen["pool"] = parallel.running_pool() is not None
 
     build(load_config(root), tmp_path / "out", on_stage=hook, cache=False, keep_workers=keep)
     assert seen == {"pool": keep}
@@ -86,10 +86,11 @@ def test_sitegen_build_ends_its_figure_workers(canonic, tmp_path, monkeypatch):
     assert ended == [True] and hash_tree(tmp_path / "out") == one_process
 
 
-def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_renders(canonic, tmp_path):
+def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_loads(canonic, tmp_path):
     """Nothing in the figure cache: the workers (and vl-convert's runtime in each) start while
-    the build computes, so the first figure does not wait for them. With the figure cache
-    holding the figures, no worker is started."""
+    the build loads its inputs, on the core the load leaves idle, so that neither the bootstraps
+    of its compute nor its first figure wait for them. With the figure cache holding the
+    figures, no worker is started."""
     from sitegen import figures, parallel
 
     if parallel.workers() < 2:
@@ -99,8 +100,8 @@ def test_a_build_with_every_figure_to_draw_starts_its_workers_before_it_renders(
     seen = []
 
     def hook(name: str) -> None:
-        if name == "render":  # before the figures are handed to the pool
-            seen.append(figures._POOL is not None)
+        if name == "load":
+            seen.append(parallel.running_pool() is not None)
 
     for out in ("cold", "warm"):
         figures.end_workers()
@@ -122,4 +123,73 @@ def test_a_build_failing_while_its_workers_start_leaves_none_starting_in_a_proce
     with pytest.raises(RuntimeError, match="compute failed"):
         with figures.workers_starting(True, keep):
             raise RuntimeError("compute failed")
-    assert (figures._POOL is not None) == keep
+    assert (parallel.running_pool() is not None) == keep
+
+
+def _bar_chart(data):  # at module level: a figure worker imports it to draw
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": data}, "mark": "bar",
+            "encoding": {"x": {"field": "k", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}}
+
+
+def _bars(name: str, n: int):
+    from sitegen.families import Figure
+
+    return Figure(name, [{"k": str(i), "v": i} for i in range(n)], _bar_chart, "alt", {}, "test")
+
+
+def test_a_familys_figures_are_drawn_as_it_hands_them_over_one_job_per_worker_at_a_time(monkeypatch):
+    """A build hands each family's figures to the drawing as soon as they are made: they are
+    drawn while the next family computes, before the last family's are handed over. The
+    workers are the process's, shared with the bootstraps and the screens the build waits
+    for: at most one job per worker is handed to them at a time, so that a job submitted
+    meanwhile starts after one figure, not after every figure queued. The figures are the
+    same as drawn one by one."""
+    import threading
+    import time
+
+    from sitegen import figures, parallel
+
+    if parallel.workers() < 2:
+        pytest.skip("one worker: figures are drawn in the build's own process")
+    pool = parallel.pool()
+    given, most = [0], [0]
+    lock = threading.Lock()
+
+    class Counting:  # the pool, counting the jobs handed to it and not yet done
+        def submit(self, fn, *args):
+            with lock:
+                given[0] += 1
+                most[0] = max(most[0], given[0])
+            job = pool.submit(fn, *args)
+            job.add_done_callback(lambda _: _less())
+            return job
+
+    def _less():
+        with lock:
+            given[0] -= 1
+
+    monkeypatch.setattr(figures, "_pool", lambda: Counting())
+    first = [_bars(f"first-{i}", 3 + i) for i in range(5)]
+    second = [_bars("second", 4)]
+    done = threading.Event()
+    drawing = figures.Drawing(None)
+    drawing.add(first)
+    seen = []
+
+    def progress(n: int, total: int) -> None:
+        seen.append((n, total))
+        if n == len(first):
+            done.set()
+
+    drawing._report = progress  # as finish(progress) sets it, without waiting
+    deadline = time.monotonic() + 300  # five figures take about a second; a busy machine, more
+    while not done.wait(timeout=0.5):
+        assert drawing._thread.is_alive(), drawing._error  # failed: say why rather than wait
+        assert time.monotonic() < deadline, "the first family's figures were not drawn before the next was handed over"
+    drawing.add(second)
+    drawing.close()
+    drawn = drawing.finish()
+    assert sorted(drawn) == sorted(f.name for f in first + second)
+    assert most[0] <= parallel.workers()
+    for fig in first + second:
+        assert drawn[fig.name] == figures.render(fig)

@@ -1,9 +1,13 @@
 """sitegen.parallel.Background: results in submission order, the same in worker processes as
-in this process."""
+in this process; a few jobs run on the process's workers when they are running already."""
+
+import os
 
 import numpy as np
+import pytest
 
 from sitegen import stats
+from sitegen import parallel
 from sitegen.parallel import Background, call
 
 
@@ -27,3 +31,23 @@ def test_background_matches_serial_in_order():
     expected = [fn(*args) for fn, *args in boards + split]
     assert _run(min_jobs=10**9) == expected  # in this process
     assert _run(min_jobs=1) == expected  # in worker processes (on a machine with two cores or more)
+
+
+def test_a_few_jobs_run_here_unless_the_workers_are_running_already():
+    """Too few jobs to pay for starting workers run in this process; once the process's pool is
+    running (a build's figure workers, started before it loads), they run there, and the
+    caller's own work goes on meanwhile."""
+    if parallel.workers() < 2:
+        pytest.skip("one worker: every job runs in this process")
+    jobs = [(os.getpid,)] * 3
+    parallel.retire_pool(wait=True)
+    with Background(call) as bg:
+        bg.submit(jobs)
+        assert bg.result() == [os.getpid()] * 3
+    parallel.pool()
+    try:
+        with Background(call) as bg:
+            bg.submit(jobs)
+            assert os.getpid() not in bg.result()
+    finally:
+        parallel.retire_pool(wait=True)

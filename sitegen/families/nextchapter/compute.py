@@ -30,7 +30,7 @@ import statistics
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from sitegen import stats
+from sitegen import parallel, stats
 from sitegen.families.nextchapter.audition import AuditionResult, PanelResult, audition, panel
 from sitegen.families.nextchapter.effort import EffortRow, effort_history
 from sitegen.families.nextchapter.models import AUTHOR
@@ -154,12 +154,20 @@ def compute(inp: NextChapterInput) -> NextChapterResults:
     items = {i.id: i for i in inp.items}
     texts = {(c.model, c.effort, c.item): c.text for c in inp.chapters if c.outcome == "chapter"}
     results = []
-    for call in inp.calls:
-        item = items[call.item]
-        text = texts[(call.model, call.effort, call.item)]
-        flags = screen(text, item.source_chapter, item.author_chapter, run.memorisation_threshold)
+    with parallel.Background(parallel.call) as screens:
+        # The screen is the costliest step, and each chapter's is independent: they run on the
+        # build's workers when those are running, while the judges' scores are read here.
+        screens.submit([(screen, texts[(c.model, c.effort, c.item)], items[c.item].source_chapter, items[c.item].author_chapter,
+                         run.memorisation_threshold) for c in inp.calls])
+        read = []
+        for call in inp.calls:
+            item = items[call.item]
+            text = texts[(call.model, call.effort, call.item)]
+            read.append((call, item, text, compliance(call.candidate_checks, text)))
+        screened = screens.result()
+    for (call, item, text, complied), flags in zip(read, screened):
         # A refusal returned as text is judged like any chapter, and scores zero on compliance.
-        score = 0.0 if flags.refusal else compliance(call.candidate_checks, text)
+        score = 0.0 if flags.refusal else complied
         results.append(ItemResult(call.model, call.effort, call.item, craft(call.candidate.scores), score, flags, call, text,
                                   craft(call.reference.scores), compliance(call.reference_checks, item.reference_chapter),
                                   statistics.fmean(call.author.scores[d] for d in AUTHOR)))
