@@ -137,59 +137,48 @@ def _bars(name: str, n: int):
     return Figure(name, [{"k": str(i), "v": i} for i in range(n)], _bar_chart, "alt", {}, "test")
 
 
-def test_a_familys_figures_are_drawn_as_it_hands_them_over_one_job_per_worker_at_a_time(monkeypatch):
+def test_a_familys_figures_are_drawn_as_it_hands_them_over_one_job_per_worker_at_a_time(monkeypatch, tmp_path):
     """A build hands each family's figures to the drawing as soon as they are made: they are
-    drawn while the next family computes, before the last family's are handed over. The
-    workers are the process's, shared with the bootstraps and the screens the build waits
-    for: at most one job per worker is handed to them at a time, so that a job submitted
-    meanwhile starts after one figure, not after every figure queued. The figures are the
-    same as drawn one by one."""
-    import threading
+    drawn (and put in the figure cache) while the next family computes, before the last
+    family's are handed over. The workers are the process's, shared with the bootstraps and
+    the screens the build waits for: at most one job per worker is handed to them at a time, so
+    that a job submitted meanwhile starts after one figure, not after every figure queued. The
+    figures are the same as drawn one by one."""
     import time
 
-    from sitegen import figures, parallel
+    from sitegen import figures, incremental, parallel
 
     if parallel.workers() < 2:
         pytest.skip("one worker: figures are drawn in the build's own process")
     pool = parallel.pool()
-    given, most = [0], [0]
-    lock = threading.Lock()
+    handed, most = [], [0]
 
-    class Counting:  # the pool, counting the jobs handed to it and not yet done
+    class Counting:  # the pool, counting at each job handed to it those not done yet
         def submit(self, fn, *args):
-            with lock:
-                given[0] += 1
-                most[0] = max(most[0], given[0])
             job = pool.submit(fn, *args)
-            job.add_done_callback(lambda _: _less())
+            handed.append(job)
+            most[0] = max(most[0], sum(not j.done() for j in handed))
             return job
-
-    def _less():
-        with lock:
-            given[0] -= 1
 
     monkeypatch.setattr(figures, "_pool", lambda: Counting())
     first = [_bars(f"first-{i}", 3 + i) for i in range(5)]
     second = [_bars("second", 4)]
-    done = threading.Event()
-    drawing = figures.Drawing(None)
-    drawing.add(first)
-    seen = []
-
-    def progress(n: int, total: int) -> None:
-        seen.append((n, total))
-        if n == len(first):
-            done.set()
-
-    drawing._report = progress  # as finish(progress) sets it, without waiting
-    deadline = time.monotonic() + 300  # five figures take about a second; a busy machine, more
-    while not done.wait(timeout=0.5):
-        assert drawing._thread.is_alive(), drawing._error  # failed: say why rather than wait
-        assert time.monotonic() < deadline, "the first family's figures were not drawn before the next was handed over"
-    drawing.add(second)
-    drawing.close()
-    drawn = drawing.finish()
+    cache = tmp_path / "figures"
+    cache.mkdir()
+    drawing = figures.Drawing(cache)
+    try:
+        drawing.add(first)
+        deadline = time.monotonic() + 120  # five small figures take about a second
+        while len(list(cache.glob(f"*{incremental.ENTRY_SUFFIX}"))) < len(first):
+            assert time.monotonic() < deadline, "the first family's figures were not drawn before the next was handed over"
+            time.sleep(0.05)
+        drawing.add(second)
+        drawing.close()
+        drawn = drawing.finish()
+    finally:
+        drawing.cancel()
     assert sorted(drawn) == sorted(f.name for f in first + second)
+    assert len(handed) == 2 * len(first + second)  # an SVG and a PNG each
     assert most[0] <= parallel.workers()
     for fig in first + second:
         assert drawn[fig.name] == figures.render(fig)
