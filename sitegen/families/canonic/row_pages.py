@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sitegen import store
+from sitegen import numbers, store
 from sitegen.families import Outputs, Page, Table
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.sentences import SENTENCES
@@ -41,6 +41,10 @@ class Call(NamedTuple):
     weighted: float | None
     rationale: str
     anchors: dict[str, float]  # dimension -> the anchor chosen; {} unless it scored
+
+
+# Calls are made only by _CallIndex, from table columns it checks whole when it is made.
+numbers.checked_where_made(Call)
 
 
 def _strings(table, column: str) -> list:
@@ -105,8 +109,12 @@ class _CallIndex:
     asked for."""
 
     def __init__(self, tables, ids: dict[str, list[str]], task_domain: dict[str, str],
-                 order: list[tuple[str, str]]) -> None:
+                 order: list[tuple[str, str]], sources: dict[str, str]) -> None:
         self.ids, self.task_domain = ids, task_domain
+        # Every number a Call holds comes from these two columns: checked here, whole, so that
+        # the check of each row page's context does not search its calls (see Call).
+        numbers.finite_column(tables["judgments"].column("weighted"), "the judge calls' weighted scores", sources)
+        numbers.finite_column(tables["anchors"].column("anchor"), "the judge calls' anchors", sources)
         self.j, self.a = _Batches(tables["judgments"]), _Batches(tables["anchors"])
         self.j_at = _positions(tables["judgments"], ids, task_domain)
         # The anchors follow their judgments in order: a judgment's are the rows from the first
@@ -175,7 +183,7 @@ def row_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     cells_file = res.input.cells_file
     sources = {SWEEP_FILE: common["sources"][SWEEP_FILE], cells_file.rel: cells_file.sha256}
     order = [(r.model, b.domain) for b in res.boards for r in b.rows]  # as the tables and pages below are made
-    index = _CallIndex(res.input.tables, res.input.ids, {t.id: t.domain for t in s.tasks}, order)
+    index = _CallIndex(res.input.tables, res.input.ids, {t.id: t.domain for t in s.tasks}, order, sources)
     # (model, domain) -> its cells' tasks, statuses and task scores: three lists, not a tuple per cell
     cells = dict(res.evidence.cells)
     domains = {d.id: d for d in s.domains}
