@@ -148,7 +148,8 @@ def _floats(value: Any, path: str, seen: set[int], named: set[int], skip: frozen
     dataclasses, with its path, except below what `seen` holds (searched already, from an
     earlier context), `skip` (searched by an earlier check, see Checked) or `named` (reported
     already: a value shared by several contexts is reported at the first). Validated input
-    records (pydantic models) are not entered: their contracts refuse infinities and NaN."""
+    records (pydantic models) are not entered: their contracts refuse infinities and NaN; nor
+    are objects of a type whose numbers were checked where they were made (checked_where_made)."""
     # A page context holds hundreds of thousands of values and none is bad on a build that
     # succeeds: the search names no path until it has found a bad number below it.
     if _has_bad(value, seen, skip):
