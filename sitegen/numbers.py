@@ -182,7 +182,8 @@ def checked_where_made(kind: type) -> None:
 
 def finite_column(values: Any, what: str, sources: dict[str, str]) -> None:
     """Every value of an Arrow column of floats is finite (nulls allowed); otherwise InputError
-    naming the inputs and, of each kind of bad value, the first one's position."""
+    naming the inputs and, of each kind of bad value, the first one's position in the column
+    (a validated table's rows are in the order of its input file)."""
     import pyarrow.compute as pc  # late: only a family that holds Arrow tables needs it
 
     bad = pc.invert(pc.is_finite(values))
@@ -194,7 +195,7 @@ def finite_column(values: Any, what: str, sources: dict[str, str]) -> None:
     for i, v in zip(at, found):
         if repr(v) not in named:
             named.add(repr(v))
-            problems.append(_problem(sources, f"{short_repr(v)} in {what}, row {i + 1}"))
+            problems.append(_problem(sources, f"{short_repr(v)} in {what} (number {i + 1} of them, in the file's order)"))
     raise InputError(problems)
 
 

@@ -93,7 +93,7 @@ def test_calls_gathered_for_a_block_of_rows_across_the_intakes_batches_are_each_
 def test_the_judge_calls_numbers_are_checked_whole_where_the_calls_are_gathered(built_site):
     """A row page shows its judge calls, whose numbers all come from two columns of the
     validated tables. Those are checked whole when the calls' index is made, before any page:
-    a number that is not finite there names the inputs, the column and the row. (The check of
+    a number that is not finite there names the inputs, the column and where in it. (The check of
     each page's context then does not search the calls again: at 100x data that search of
     493,000 calls took 3 s.)"""
     import pyarrow as pa
@@ -110,5 +110,6 @@ def test_the_judge_calls_numbers_are_checked_whole_where_the_calls_are_gathered(
                                             pa.array(values, t.schema.field(column).type))}
         with pytest.raises(InputError) as exc:
             row_pages._CallIndex(bad, res.input.ids, task_domain, [], {"data/canonic/cells.jsonl": "0" * 64})
-        assert f"data/canonic/cells.jsonl: expected finite computed numbers; found inf in {what}, row {at + 1}" in str(exc.value)
+        assert (f"data/canonic/cells.jsonl: expected finite computed numbers; found inf in {what} (number {at + 1} of them, in the file's order)"
+                in str(exc.value))
     row_pages._CallIndex(tables, res.input.ids, task_domain, [], {})  # the demo's own: all finite
