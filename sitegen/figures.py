@@ -254,6 +254,9 @@ def render_all(figures: list[Figure] | queue.SimpleQueue, cache_dir: Path | None
     more = True
     try:
         while more or pending or todo:
+            if stop is not None and stop.is_set():
+                _cancel(pending)
+                return out
             while todo and len(pending) < parallel.workers():
                 fig, drawn = todo.popleft()
                 if drawn is None:
@@ -263,9 +266,6 @@ def render_all(figures: list[Figure] | queue.SimpleQueue, cache_dir: Path | None
                     job = pool.submit(_rasterise, drawn[0])
                     png_jobs[job] = (fig, drawn)
                 pending.add(job)
-            if stop is not None and stop.is_set():
-                _cancel(pending)
-                return out
             if more:
                 try:  # a new list; waited for only while nothing is being drawn (and `stop` looked at meanwhile)
                     batch = batches.get_nowait() if pending else batches.get(timeout=0.2)
