@@ -182,15 +182,11 @@ def _store(config: SiteConfig, inputs: dict):
     return db
 
 
-def _compute_stored(config: SiteConfig, db, inputs: dict) -> dict:
-    return {fid: _family(config, fid).compute(db, inputs[fid]) for fid in inputs}
-
-
 def _compute(config: SiteConfig, inputs: dict) -> dict:
     """Store and compute in one call (validate and `sitegen verify` need no stage between)."""
     db = _store(config, inputs)
     try:
-        return _compute_stored(config, db, inputs)
+        return {fid: _family(config, fid).compute(db, inputs[fid]) for fid in inputs}
     finally:
         if db is not None:
             db.close()

@@ -270,10 +270,10 @@ def render_all(figures: list[Figure] | queue.SimpleQueue, cache_dir: Path | None
                 try:  # a new list; waited for only while nothing is being drawn (and `stop` looked at meanwhile)
                     batch = batches.get_nowait() if pending else batches.get(timeout=0.2)
                 except queue.Empty:
-                    batch = False
+                    batch = []  # none yet: as a family without figures
                 if batch is None:
                     more = False
-                elif batch is not False:
+                elif batch:
                     total += len(batch)
                     misses = []
                     for fig in batch:
