@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from sitegen.aggregate import find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
+from sitegen.aggregate import find_aggregate_fields_in_bytes, find_aggregate_fields_in_text, find_aggregate_keys, has_aggregate_key, is_aggregate_key
 from sitegen.errors import BuildError
 
 FILE_MODE = 0o644
@@ -75,7 +75,7 @@ def check_no_aggregate(rel: str, data: bytes, text: str | None = None) -> None:
         found = [col for col in header.split(",") if is_aggregate_key(col)]
     elif rel.endswith(TEXT_CHECKED):
         # An asset is published as it is, in any encoding; the fields looked for are ASCII.
-        found = find_aggregate_fields_in_text(text if text is not None else data.decode("utf-8", errors="replace"))
+        found = find_aggregate_fields_in_text(text) if text is not None else find_aggregate_fields_in_bytes(data)
     else:
         found = []
     refuse_aggregate(rel, found)

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from sitegen.aggregate import find_aggregate_fields_in_text
+from sitegen.aggregate import find_aggregate_fields_in_bytes, find_aggregate_fields_in_text
 from sitegen.families.nextchapter import screen as screen_mod
 from sitegen.families.nextchapter.screen import (MARKDOWN, PREAMBLE, REFUSAL, SEED, TERMINAL, Flags,
                                                  longest_copied_run, screen, words)
@@ -213,6 +213,30 @@ LENGTH_CHANGING = ["İ", "ẞx"]  # "İ".lower() is two characters: the fallback
 ])
 def test_find_aggregate_fields_edge_cases(text):
     assert find_aggregate_fields_in_text(text) == ref_find_aggregate_fields_in_text(text)
+    assert find_aggregate_fields_in_bytes(text.encode("utf-8")) == ref_find_aggregate_fields_in_text(text)
+
+
+# bytes that are not UTF-8, each read as U+FFFD by the text search the writer's bytes search stands for
+NOT_UTF8 = [b"\xff", b"\xc4", b"\xc5", b"\xaa", b"\xe2\x84", b"\x80"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_bytes_search_finds_what_the_text_search_finds(seed):
+    """The writer searches each file's bytes (find_aggregate_fields_in_bytes), not its decoded
+    text: the same tokens, whatever characters beyond ASCII, or bytes that are not UTF-8, lie
+    around them."""
+    rng = random.Random(3000 + seed)
+    hits = 0
+    for n in range(400):
+        pieces = AGG_PIECES + LENGTH_CHANGING + ["\u212a", "ª", "’", "—"]
+        data = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60))).encode("utf-8")
+        if n % 3 == 0:
+            at = rng.randrange(len(data) + 1)
+            data = data[:at] + rng.choice(NOT_UTF8) + data[at:]
+        want = ref_find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
+        assert find_aggregate_fields_in_bytes(data) == want, data
+        hits += bool(want)
+    assert hits > 20
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -236,6 +260,8 @@ def test_find_aggregate_fields_on_a_page_sized_text():
     text = "".join(rng.choice(filler) if rng.random() < 0.97 else rng.choice(fields) for _ in range(50_000))
     assert find_aggregate_fields_in_text(text) == ref_find_aggregate_fields_in_text(text)
     assert find_aggregate_fields_in_text(text + "İ") == ref_find_aggregate_fields_in_text(text + "İ")
+    for page in (text, text + "İ", text + "\u212a"):
+        assert find_aggregate_fields_in_bytes(page.encode("utf-8")) == ref_find_aggregate_fields_in_text(page)
 
 
 # --------------------------------------------------------------------------- relative_url
