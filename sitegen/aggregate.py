@@ -104,7 +104,6 @@ def find_aggregate_fields_in_text(text: str) -> list[str]:
     return sorted(found)
 
 
-
 # The same search in a file's UTF-8 bytes, for the writer process, which has the bytes and would
 # otherwise decode every page it writes. In bytes, lower() lowers ASCII letters alone and "-"
 # can be made "_" in place, so positions stay those of the bytes, and each token the pattern
@@ -114,7 +113,7 @@ def find_aggregate_fields_in_text(text: str) -> list[str]:
 # pattern also matches four characters beyond ASCII to ASCII letters (its character class
 # [A-Za-z0-9_] too); a file holding any of them is searched as text. Every other character
 # beyond ASCII, and every byte of one, matches no part of the pattern in either search, so the
-# two find the same tokens (tests/test_aggregate.py compares them).
+# two find the same tokens (tests/test_hotspots.py compares them).
 _TEXT_FIELD_BYTES = re.compile(_TEXT_FIELD.pattern.encode("ascii"), re.IGNORECASE)
 _BYTE_STARTS = (b"overall_", b"aggregate_score", b"grand_mean", b"total_score", b"cross_domain_")
 _FOLDED_TO_ASCII = tuple(c.encode("utf-8") for c in ("\u0130", "\u0131", "\u017f", "\u212a"))  # İ ı ſ, the Kelvin sign
