@@ -86,22 +86,29 @@ def find_aggregate_fields_in_text(text: str) -> list[str]:
     lower = text.lower()
     if len(lower) != len(text):  # a character lowered to several: positions would not line up
         return sorted({m.group(1) for m in _TEXT_FIELD.finditer(text)})
-    starts = []
-    for stem in _STEMS:
-        at = lower.find(stem)
+    return sorted(_matches(_TEXT_FIELD, text, lower, _STEMS))
+
+
+def _matches(pattern, original, lower, starts) -> set:
+    """The distinct group(1)s of `pattern`'s matches in `original`, tried only where one of
+    `starts` occurs in `lower` (the same positions, lowered), in order, as finditer would find
+    them: none inside the previous match. str or bytes alike."""
+    at_all = []
+    for start in starts:
+        at = lower.find(start)
         while at != -1:
-            starts.append(at)
-            at = lower.find(stem, at + 1)
+            at_all.append(at)
+            at = lower.find(start, at + 1)
     found = set()
     end = 0
-    for at in sorted(starts):
+    for at in sorted(at_all):
         if at < end:
             continue  # inside the previous match: finditer's matches do not overlap
-        m = _TEXT_FIELD.match(text, at)
+        m = pattern.match(original, at)
         if m:
             found.add(m.group(1))
             end = m.end()
-    return sorted(found)
+    return found
 
 
 # The same search in a file's UTF-8 bytes, for the writer process, which has the bytes and would
@@ -126,19 +133,4 @@ def find_aggregate_fields_in_bytes(data: bytes) -> list[str]:
     if any(b in data for b in _FOLDED_BYTES) and any(c in data for c in _FOLDED_TO_ASCII):
         return find_aggregate_fields_in_text(data.decode("utf-8", errors="replace"))
     lower = data.lower().replace(b"-", b"_")
-    starts = []
-    for start in _BYTE_STARTS:
-        at = lower.find(start)
-        while at != -1:
-            starts.append(at)
-            at = lower.find(start, at + 1)
-    found = set()
-    end = 0
-    for at in sorted(starts):
-        if at < end:
-            continue  # inside the previous match
-        m = _TEXT_FIELD_BYTES.match(data, at)
-        if m:
-            found.add(m.group(1).decode("ascii"))
-            end = m.end()
-    return sorted(found)
+    return sorted(m.decode("ascii") for m in _matches(_TEXT_FIELD_BYTES, data, lower, _BYTE_STARTS))
