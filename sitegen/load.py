@@ -95,11 +95,20 @@ def _open_regular(path: Path | str, flags: int = 0) -> BinaryIO:
     return fh
 
 
+_HASH_BLOCK = 1 << 20
+
+
 def sha256_file(path: Path, flags: int = 0) -> str:
     """A regular file's SHA-256, read in blocks (never whole in memory); OSError for anything else
-    (`flags`: os.O_NOFOLLOW, for a file that must not be a symbolic link)."""
+    (`flags`: os.O_NOFOLLOW, for a file that must not be a symbolic link). Read straight from the
+    descriptor, nothing having been read through the file object: hashlib.file_digest makes a
+    256 KB buffer for each file, and a site's files are small (hashing the 25,000 files of the
+    100x output: 1.21 s with it, 1.07 s without, medians of 5)."""
     with _open_regular(path, flags) as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+        digest = hashlib.sha256()
+        while block := os.read(fh.fileno(), _HASH_BLOCK):
+            digest.update(block)
+        return digest.hexdigest()
 
 
 def rel_path(root: Path, path: Path) -> str:
