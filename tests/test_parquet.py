@@ -108,3 +108,122 @@ def test_a_file_that_is_not_parquet_is_one_problem(site):
     (site / PARQUET_REL).write_bytes(b"PAR1 this is not a Parquet file")
     found = problems_of(site)
     assert len(found) == 1 and found[0].startswith(f"{PARQUET_REL}: expected a Parquet file; found ")
+
+
+# parse_batch converts a usual row through converters worked out once from the Arrow type, and
+# hands any other row to _Row, the row-by-row conversion that finds and places problems. The two
+# must agree on every row: what each row becomes, which rows are screened, and every problem.
+
+_FUZZ_SCHEMA = pa.schema([
+    ("name", pa.string()),
+    ("count", pa.int64()),
+    ("big", pa.uint64()),
+    ("small", pa.int8()),
+    ("flag", pa.bool_()),
+    ("share", pa.float32()),
+    ("when", pa.timestamp("s")),
+    ("label", pa.dictionary(pa.int32(), pa.string())),
+    ("tags", pa.list_(pa.string())),
+    ("pairs", pa.large_list(pa.int32())),
+    ("fixed", pa.list_(pa.float64(), 2)),
+    ("scores", pa.map_(pa.string(), pa.struct([("x", pa.float64()), ("note", pa.string())]))),
+    ("kept", pa.struct([("x", pa.float64()), ("note", pa.string())])),
+    ("overall_score", pa.float64()),
+    ("calls", pa.list_(pa.struct([
+        ("judge", pa.string()),
+        ("anchors", pa.map_(pa.string(), pa.float64())),
+        ("by_id", pa.map_(pa.int32(), pa.string())),
+        ("raw", pa.binary()),
+    ]))),
+])
+
+
+def _fuzz_rows(rng, n: int) -> list[dict]:
+    """Rows of every kind: nulls at every level, and now and then a value or a key that _Row
+    refuses or screens (NaN, infinity, past 64 bits, too long, a date, bytes, a key twice, an
+    aggregate-like key, a map keyed by numbers, an aggregate-like column)."""
+    def maybe(value, p_null=0.15):
+        return None if rng.random() < p_null else value
+
+    def rare(good, bad, p_bad=0.02):
+        return rng.choice(bad) if rng.random() < p_bad else rng.choice(good)
+
+    def text():
+        return rare(["", "plain", "ümlaut", "overall"], ["x" * 12, "overall_score"])
+
+    def number():
+        return rare([0.0, -1.5, 33.75, 1e308], [math.nan, math.inf, -math.inf])
+
+    def pairs_of(values):
+        keys = [rare(["hook", "voice", "pace", "kept", "scores", "overall"], ["overall_score", "k" * 12, "hook"]) for _ in range(rng.randrange(4))]
+        keys = list(dict.fromkeys(keys)) if rng.random() > 0.03 else keys  # a key twice, now and then
+        return [(k, maybe(values())) for k in keys]
+
+    rows = []
+    for _ in range(n):
+        rows.append({
+            "name": maybe(text()),
+            "count": maybe(rng.choice([0, -2**63, 2**63 - 1, 7])),
+            "big": maybe(rare([0, 2**63 - 1], [2**63, 2**64 - 1])),
+            "small": maybe(rng.choice([-128, 127, 0])),
+            "flag": maybe(rng.choice([True, False])),
+            "share": maybe(rare([0.5, 1.0], [math.nan])),
+            "when": maybe(0, p_null=0.99),
+            "label": maybe(text()),
+            "tags": maybe([maybe(text()) for _ in range(rng.randrange(3))]),
+            "pairs": maybe([maybe(rng.randrange(-5, 5)) for _ in range(rng.randrange(3))]),
+            "fixed": maybe([maybe(number()), maybe(number())]),
+            "scores": maybe(pairs_of(lambda: {"x": maybe(number()), "note": maybe(text())})),
+            "kept": maybe({"x": maybe(number()), "note": maybe(text())}),
+            "overall_score": maybe(number(), p_null=0.99),
+            "calls": maybe([maybe({
+                "judge": maybe(text()),
+                "anchors": maybe(pairs_of(number)),
+                "by_id": [(rng.randrange(3), "t")] if rng.random() < 0.01 else None,
+                "raw": maybe(b"\x00", p_null=0.99),
+            }) for _ in range(rng.randrange(3))]),
+        })
+    return rows
+
+
+def _row_by_row(raw, screen, keep_nulls):
+    """parse_batch as it was before the converters: every row through _Row."""
+    from sitegen.load import JsonRecord
+    from sitegen.parquet import _Row
+
+    records, problems = [], []
+    row_type = pa.struct(list(raw.batch.schema))
+    for row, value in enumerate(raw.batch.to_pylist(), start=raw.first_row):
+        found = []
+        state = _Row(raw.rel, row, found, screen, raw.max_string_chars, keep_nulls)
+        value = state.json(value, row_type, (), False)
+        if found:
+            problems.extend(found)
+        else:
+            records.append(JsonRecord(raw.rel, row, value, state.screened))
+    return records, problems
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_parquet_rows_convert_as_the_row_by_row_reference_does(seed):
+    import json
+    import random
+
+    from sitegen.aggregate import is_aggregate_key
+    from sitegen.parquet import RawBatch, parse_batch
+
+    rng = random.Random(seed)
+    table = pa.Table.from_pylist(_fuzz_rows(rng, 300), schema=_FUZZ_SCHEMA)
+    passed = failed = screened = 0
+    for screen, max_chars, keep in [(is_aggregate_key, 10, frozenset({"kept", "scores", "hook"})),
+                                    (is_aggregate_key, None, frozenset()), (None, None, frozenset())]:
+        raw = RawBatch("data/x.parquet", 41, table.to_batches()[0], max_chars)
+        got, expected = parse_batch(raw, screen, keep), _row_by_row(raw, screen, keep)
+        # json.dumps keeps each object's key order, which == on dicts does not compare
+        assert [(r.line, json.dumps(r.value), r.screened) for r in got[0]] == \
+            [(r.line, json.dumps(r.value), r.screened) for r in expected[0]]
+        assert [str(p) for p in got[1]] == [str(p) for p in expected[1]]
+        passed += len(expected[0])
+        failed += len({p.line for p in expected[1]})
+        screened += sum(r.screened for r in expected[0])
+    assert passed > 300 and failed > 100 and screened > 5  # rows of every kind, under each setting
