@@ -107,14 +107,21 @@ def parse_batch(raw: RawBatch, screen: Callable[[str], bool] | None = None,
             continue
         except _Bail:  # the row has a problem or a screened key: _Row says which, and where
             pass
-        found: list[Problem] = []
-        state = _Row(raw.rel, row, found, screen, raw.max_string_chars, keep_nulls)
-        value = state.json(value, row_type, (), False)
+        record, found = row_by_value(raw, row, value, row_type, screen, keep_nulls)
         if found:
             problems.extend(found)
         else:
-            records.append(JsonRecord(raw.rel, row, value, state.screened))
+            records.append(record)
     return records, problems
+
+
+def row_by_value(raw: RawBatch, row: int, value: dict, row_type, screen: Callable[[str], bool] | None,
+                 keep_nulls: frozenset[str]) -> tuple[JsonRecord | None, list[Problem]]:
+    """One row converted value by value (_Row): its record, or None and its problems."""
+    found: list[Problem] = []
+    state = _Row(raw.rel, row, found, screen, raw.max_string_chars, keep_nulls)
+    value = state.json(value, row_type, (), False)
+    return (None, found) if found else (JsonRecord(raw.rel, row, value, state.screened), found)
 
 
 class _Bail(Exception):

@@ -187,20 +187,15 @@ def _fuzz_rows(rng, n: int) -> list[dict]:
 
 
 def _row_by_row(raw, screen, keep_nulls):
-    """parse_batch as it was before the converters: every row through _Row."""
-    from sitegen.load import JsonRecord
-    from sitegen.parquet import _Row
+    """parse_batch as it was before the converters: every row converted value by value."""
+    from sitegen.parquet import row_by_value
 
     records, problems = [], []
     row_type = pa.struct(list(raw.batch.schema))
     for row, value in enumerate(raw.batch.to_pylist(), start=raw.first_row):
-        found = []
-        state = _Row(raw.rel, row, found, screen, raw.max_string_chars, keep_nulls)
-        value = state.json(value, row_type, (), False)
-        if found:
-            problems.extend(found)
-        else:
-            records.append(JsonRecord(raw.rel, row, value, state.screened))
+        record, found = row_by_value(raw, row, value, row_type, screen, keep_nulls)
+        problems.extend(found)
+        records += [record] if record is not None else []
     return records, problems
 
 
