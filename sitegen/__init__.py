@@ -16,6 +16,17 @@ from sitegen.errors import BuildError, InputError, Problem, SitegenError
 
 __all__ = ["build", "validate", "load_config", "InputError", "Problem", "SitegenError", "BuildError"]
 __version__ = "0.1.0"
+# The name sitegen is installed by. The import package and the command are `sitegen`, but on the
+# public package index that name belongs to an unrelated project: an install line that said
+# `pip install sitegen` would fetch and run someone else's code.
+DISTRIBUTION = "sitegen-evidence"
+
+
+def requirement(extra: str | None = None) -> str:
+    """The pinned requirement that installs this very version (with EXTRA, such as "inspect"),
+    as the files sitegen writes for a site name it: a site deploys with the generator that made
+    it until its team moves the pin."""
+    return f"{DISTRIBUTION}{f'[{extra}]' if extra else ''}=={__version__}"
 
 
 def __getattr__(name: str):

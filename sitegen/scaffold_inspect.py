@@ -17,6 +17,7 @@ import json
 import re
 from pathlib import Path
 
+from sitegen import requirement
 from sitegen.errors import BuildError
 from sitegen.families.declared.inspect_logs import INSTALL, reader
 from sitegen.families.demo_files import jsonl_line
@@ -51,7 +52,7 @@ def new_site_from_inspect(target: Path, fid: str, title: str, logs_dir: Path) ->
             logs.append(read(str(p)))
         except Exception as exc:  # noqa: BLE001 - named, with the log
             raise BuildError(f"--from-inspect: {p.name} is not an Inspect log Inspect can read ({type(exc).__name__})") from None
-    files = {rel: text.encode("utf-8") for rel, text in skeleton(fid, title, '"sitegen[inspect]"', INSPECT_DATA)
+    files = {rel: text.encode("utf-8") for rel, text in skeleton(fid, title, requirement("inspect"), INSPECT_DATA)
              if not rel.endswith("benchmark.toml")}
     files[f"content/{fid}/benchmark.toml"] = _config(title, logs, paths[0].suffix).encode("utf-8")
     files[f"data/{fid}/models.jsonl"] = "".join(jsonl_line(m) for m in _models(logs)).encode("utf-8")

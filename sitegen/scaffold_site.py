@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from sitegen import requirement
 from sitegen.errors import BuildError, short_repr
 from sitegen.families.demo_files import jsonl_line
 from sitegen.fields import Name
@@ -38,7 +39,7 @@ line, JSON path, expected and found."""
 def new_site(target: Path, fid: str, title: str) -> list[Path]:
     """Write the site into TARGET (absent or an empty folder); return the files written."""
     check_new(target, fid, title)
-    files = dict(skeleton(fid, title, "sitegen", EXAMPLE_DATA))
+    files = dict(skeleton(fid, title, requirement(), EXAMPLE_DATA))
     config = tomllib.loads(files[f"content/{fid}/benchmark.toml"])
     files.update(example_data(fid, config))
     return write_files(target, {rel: text.encode("utf-8") for rel, text in files.items()})
@@ -76,10 +77,11 @@ def _toml_string(text: str) -> str:
 
 
 def skeleton(fid: str, title: str, package: str, data_paragraph: str):
-    """The skeleton's files, with the id, the title, the package to install and the README's
-    paragraph on the data put in."""
+    """The skeleton's files, with the id, the title, the package to install (a pinned requirement,
+    single-quoted for the shell: an extra's brackets are a glob) and the README's paragraph on the
+    data put in."""
     for rel, text in _skeleton(fid, title):
-        yield rel, text.replace("__PACKAGE__", package).replace("__DATA__", data_paragraph.replace("__ID__", fid))
+        yield rel, text.replace("__PACKAGE__", f"'{package}'").replace("__DATA__", data_paragraph.replace("__ID__", fid))
 
 
 def _skeleton(fid: str, title: str):

@@ -28,6 +28,9 @@ from inspect_ai._util.error import EvalError  # noqa: E402
 from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalRetryError, EvalSample, EvalSpec, write_eval_log  # noqa: E402
 from inspect_ai.model import GenerateConfig, ModelOutput  # noqa: E402
 from inspect_ai.scorer import Score  # noqa: E402
+from test_new_site import assert_installs_this_sitegen  # noqa: E402
+
+import sitegen  # noqa: E402
 
 from conftest import run_cli  # noqa: E402
 from sitegen.build import build, validate  # noqa: E402
@@ -100,6 +103,7 @@ def site(tmp_path_factory, logs) -> Path:
     root = tmp_path_factory.mktemp("site") / "tales"
     r = run_cli("new", "site", str(root), "--id", FID, "--title", "Tales", "--from-inspect", str(logs))
     assert r.returncode == 0, r.stderr
+    assert_installs_this_sitegen(root, sitegen.requirement("inspect"))
     fill(root)
     config = root / f"content/{FID}/benchmark.toml"
     text = config.read_text(encoding="utf-8").replace('logs = "logs/*.eval"', 'logs = "logs/s1/*.eval"')
@@ -263,7 +267,7 @@ def test_without_the_inspect_extra_a_site_naming_logs_gets_one_problem_saying_wh
     with pytest.raises(InputError) as e:
         validate(load_config(site), cache=False)
     assert [str(p) for p in e.value.problems] == [
-        f'content/{FID}/benchmark.toml $.sweeps: expected the Inspect AI log reader (pip install "sitegen[inspect]"); '
+        f'content/{FID}/benchmark.toml $.sweeps: expected the Inspect AI log reader (pip install "sitegen-evidence[inspect]"); '
         "found inspect_ai is not installed"]
 
 

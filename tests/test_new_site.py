@@ -3,7 +3,32 @@ it is written, with no Python, no templates and no assets of its own."""
 
 from __future__ import annotations
 
-from conftest import run_cli
+import re
+import tomllib
+
+import yaml
+
+import sitegen
+from conftest import REPO_ROOT, run_cli
+
+
+def assert_installs_this_sitegen(site, requirement):
+    """Every install line of the new site's files installs this project's distribution at this
+    version: `pip install sitegen` would fetch an unrelated project of that name from the public
+    package index, and an unpinned name whatever is newest there. The workflow keeps the job
+    token out of .git/config."""
+    assert tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"] == sitegen.DISTRIBUTION
+    assert sitegen.DISTRIBUTION != "sitegen" and requirement.endswith(f"=={sitegen.__version__}")
+    workflow = yaml.safe_load((site / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["build-verify-deploy"]["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["persist-credentials"] is False
+    lines = [s["run"] for s in steps if "pip install" in s.get("run", "")]
+    lines.append(tomllib.loads((site / "netlify.toml").read_text(encoding="utf-8"))["build"]["command"])
+    lines += re.findall(r"^pip install .*$", (site / "README.md").read_text(encoding="utf-8"), re.M)
+    assert len(lines) == 3
+    for line in lines:
+        assert line.startswith(f"pip install '{requirement}'"), line
 
 
 def test_a_new_site_builds_and_verifies_as_it_is(tmp_path):
@@ -16,7 +41,8 @@ def test_a_new_site_builds_and_verifies_as_it_is(tmp_path):
                      "data/shortbench/prompts.jsonl", "netlify.toml", "pyproject.toml"]
     assert not any(p.suffix == ".py" for p in site.rglob("*"))
     readme = (site / "README.md").read_text(encoding="utf-8")
-    assert "pip install sitegen && sitegen build" in readme and "sitegen verify _site --source ." in readme
+    assert "sitegen verify _site --source ." in readme
+    assert_installs_this_sitegen(site, sitegen.requirement())
     r = run_cli("build", "--root", str(site))
     assert r.returncode == 0, r.stderr
     out = site / "_site"

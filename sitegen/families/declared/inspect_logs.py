@@ -18,7 +18,7 @@ model found in two logs of one sweep: a re-run is a new sweep, so a later log ne
 replaces an earlier one. Each log's own identity (eval and run ids, task and its version, model,
 generation config, created) is kept beside its SHA-256 for the manifest and the method page.
 
-Inspect is an optional dependency (`pip install "sitegen[inspect]"`); without it a site that
+Inspect is an optional dependency (`pip install "sitegen-evidence[inspect]"`); without it a site that
 names logs gets one problem saying what to install, and a site that names none never imports it.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 from sitegen.errors import Problem, short_repr
 from sitegen.load import JsonRecord, Loaded, SourceFile, read_bytes
 
-INSTALL = 'the Inspect AI log reader (pip install "sitegen[inspect]")'
+INSTALL = 'the Inspect AI log reader (pip install "sitegen-evidence[inspect]")'
 
 
 @dataclass(frozen=True)
