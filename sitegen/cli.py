@@ -177,8 +177,9 @@ def schema(root: Path, check: bool) -> None:
 @click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="The site repository SITE was built from: build it again from scratch and compare every file byte for byte.")
 def verify(site: Path, source: Path | None) -> None:
-    """Check a built site: every hash in its manifest, every number recomputed from its raw
-    records; with --source, every byte against a fresh build of the repository."""
+    """Check a built site: every hash in its manifest, every table recomputed from its raw
+    records, its feeds, checksums and archives made again from them (pages and figures' drawings
+    by hash only); with --source, every byte against a fresh build of the repository."""
     from sitegen.verify import verify as run_verify
 
     try:

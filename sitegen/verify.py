@@ -6,10 +6,16 @@
 3. Every published table and every figure's data is recomputed from the raw records (the same
    validation and computation a build runs) and compared with the published CSV and JSON byte
    for byte; a difference is reported down to the row and column.
+4. What the build makes from those outputs is made again and compared (verify_derived.py):
+   the manifest's artifacts and provenance, each family's own files, feed.xml's entries,
+   SHA256SUMS, and every family's archive member by member; a download no family gives is
+   reported.
 
 Anyone can run it on a downloaded copy of the site: it needs the site, not the repository.
-Pages, figures' SVG and PNG and assets are then checked by hash alone, against a manifest
-that whoever changed them could have rewritten too. With the repository the site was built
+Pages (and the numbers they show), figures' SVG, PNG and Vega-Lite specs, assets, the sitemap
+and robots.txt, and feed.xml's title and address are then checked by hash alone, against a
+manifest that whoever changed them could have rewritten too; the CLI's closing words say so.
+A folder or file that cannot be read is one line naming it. With the repository the site was built
 from (`verify DIR --source REPO`), the site is built again from scratch and every file of DIR
 compared with the rebuilt one byte for byte instead: builds are reproducible, so any
 difference is a change made after the build.
