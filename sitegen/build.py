@@ -587,6 +587,18 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     """What was built from what: every output file's SHA-256, and for every table and figure
     the files it was published as, the artifacts (with SHA-256) it came from and the name of
     the computation that produced it."""
+    return {
+        "generator": publish.GENERATOR,
+        "families": list(config.families),
+        "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
+        **manifest_records(outputs),
+        "files": dict(sorted(files.items())),
+    }
+
+
+def manifest_records(outputs: dict[str, Outputs]) -> dict:
+    """The manifest's "artifacts" and (when any input says what it is) "provenance": what the
+    outputs alone give, so `sitegen verify` derives them again from the raw records."""
     artifacts = {}
     for o in outputs.values():
         for t in o.tables:
@@ -597,17 +609,11 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
                                  "sources": f.sources, "computation": f.computation}
             if f.cut:  # drawn short (families.first_rows), as its page says
                 artifacts[f.name]["drawn"] = f.drawn
-    manifest = {
-        "generator": publish.GENERATOR,
-        "families": list(config.families),
-        "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
-        "artifacts": dict(sorted(artifacts.items())),
-        "files": dict(sorted(files.items())),
-    }
+    records = {"artifacts": dict(sorted(artifacts.items()))}
     provenance = {rel: facts for o in outputs.values() for rel, facts in o.provenance.items()}
     if provenance:  # what an input says it is, beside its SHA-256 under "sources"
-        manifest["provenance"] = dict(sorted(provenance.items()))
-    return manifest
+        records["provenance"] = dict(sorted(provenance.items()))
+    return records
 
 
 def _page_writer(writer: publish.Writer, texts: amendments.Texts) -> tuple[Callable[[str, str], None], dict[str, str]]:

@@ -6,10 +6,16 @@
 3. Every published table and every figure's data is recomputed from the raw records (the same
    validation and computation a build runs) and compared with the published CSV and JSON byte
    for byte; a difference is reported down to the row and column.
+4. What the build makes from those outputs is made again and compared (verify_derived.py):
+   the manifest's artifacts and provenance, each family's own files, feed.xml's entries,
+   SHA256SUMS, and every family's archive member by member; a download no family gives is
+   reported.
 
 Anyone can run it on a downloaded copy of the site: it needs the site, not the repository.
-Pages, figures' SVG and PNG and assets are then checked by hash alone, against a manifest
-that whoever changed them could have rewritten too. With the repository the site was built
+Pages (and the numbers they show), figures' SVG, PNG and Vega-Lite specs, assets, the sitemap
+and robots.txt, and feed.xml's title and address are then checked by hash alone, against a
+manifest that whoever changed them could have rewritten too; the CLI's closing words say so.
+A folder or file that cannot be read is one line naming it. With the repository the site was built
 from (`verify DIR --source REPO`), the site is built again from scratch and every file of DIR
 compared with the rebuilt one byte for byte instead: builds are reproducible, so any
 difference is a change made after the build.
@@ -28,7 +34,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import collector, numbers, publish, render
+from sitegen import amendments, collector, numbers, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import declared, published
@@ -132,12 +138,14 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
     loaded = Loaded()
     site = for_site(root, families)
     inputs = {fid: site[fid].load(root, loaded, config.limits) for fid in families}
+    texts = amendments.read_texts(root, families, loaded, config.limits, render.markdown_renderer())
     if loaded.problems:
         return out + [f"raw records do not validate: {p}" for p in InputError(loaded.problems).problems]
-    from sitegen.build import _compute  # the same computation a build runs
+    from sitegen.build import _compute, _placed, manifest_records  # the same computation a build runs
+    from sitegen.verify_derived import derived_checks, record_checks
 
     results = _compute(config, inputs)
-    outputs = {fid: published(site[fid], results[fid], render.synthetic_note) for fid in families}
+    outputs = {fid: _placed(published(site[fid], results[fid], render.synthetic_note), texts) for fid in families}
     try:
         numbers.check_finite(outputs)  # a number that is not finite is published the same twice
     except InputError as e:
@@ -159,28 +167,7 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
                 out.append(f"{rel}: the data of figure {f.name} is not published")
             elif p.read_bytes() != data:
                 out.extend(_csv_diff(rel, p.read_bytes(), data))
-    return out
-
-
-def _snippet(line: str, at: int) -> str:
-    start, end = max(0, at - 30), at + 30
-    text = ("..." if start else "") + line[start:end] + ("..." if end < len(line) else "")
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _first_difference(rel: str, published: bytes, rebuilt: bytes) -> str:
-    """Where a published file first differs from the rebuilt one: the line, for text."""
-    try:
-        a, b = published.decode("utf-8").split("\n"), rebuilt.decode("utf-8").split("\n")
-    except UnicodeDecodeError:
-        at = next((i for i, (x, y) in enumerate(zip(published, rebuilt)) if x != y), min(len(published), len(rebuilt)))
-        return f"{rel}: differs from the rebuilt file from byte {at} (published {len(published)} bytes, rebuilt {len(rebuilt)})"
-    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    x, y = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
-    if x is None or y is None:
-        return f"{rel} line {i + 1}: the {'published' if x is None else 'rebuilt'} file ends before it"
-    at = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
-    return f"{rel} line {i + 1}: published {_snippet(x, at)} rebuilt {_snippet(y, at)}"
+    return out + derived_checks(files, manifest["files"], outputs, config) + record_checks(manifest, manifest_records(outputs))
 
 
 def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
@@ -188,6 +175,7 @@ def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
     directory, and compare every published file with the rebuilt one, both ways."""
     from sitegen.build import build
     from sitegen.config import load_config
+    from sitegen.verify_derived import first_difference
 
     config = load_config(source)
     with tempfile.TemporaryDirectory(prefix="sitegen-verify-") as tmp:
@@ -199,7 +187,7 @@ def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
             elif rel not in files:
                 out.append(f"{rel}: built from the source but not published")
             elif (a := files[rel].read_bytes()) != (b := rebuilt[rel].read_bytes()):
-                out.append(_first_difference(rel, a, b))
+                out.append(first_difference(rel, a, b))
         return out
 
 
@@ -207,8 +195,14 @@ def verify(site: Path, source: Path | None = None) -> list[str]:
     """Every mismatch found, one line each; an empty list means the site checks out. With
     `source`, the site is compared byte for byte with a build of that repository (a
     SitegenError when it does not build)."""
+    site = Path(site)
     with collector.working():
-        return _verify(Path(site), source)
+        try:
+            return _verify(site, source)
+        except OSError as exc:  # a folder or file of the site its owner's permissions keep from us
+            name = Path(exc.filename) if exc.filename else site
+            shown = name.relative_to(site).as_posix() if name.is_relative_to(site) and name != site else str(name)
+            return [f"{shown}: cannot be read ({exc.strerror or exc}); nothing further was verified"]
 
 
 def _verify(site: Path, source: Path | None) -> list[str]:

@@ -282,3 +282,24 @@ def test_a_recorded_freeze_is_checked_on_every_build_and_each_sweep_says_whether
     with pytest.raises(InputError) as ei:
         validate(load_config(root))
     assert [(p.file, p.found) for p in ei.value.problems] == [("data/vignette/freeze.json", "no such file")]
+
+
+# --------------------------------------------------------------------------- an empty sweep
+
+
+@pytest.mark.parametrize("sweep", ["s1", "s2"], ids=["archived", "current"])
+def test_a_sweep_with_an_empty_items_file_is_an_input_problem_naming_it(tmp_path, sweep):
+    """A sweep whose items file holds no record published boards with no row (an archived one,
+    still described by its note), or crashed in a template (the current one): it is a problem
+    of that file, from validate and build alike, and nothing is written."""
+    root = one_family(tmp_path / "site", FID)
+    rel = f"data/{FID}/sweep-{sweep}.jsonl"
+    out = tmp_path / "out"
+    (root / rel).write_bytes(b"")
+    want = f"{rel}: expected at least one item record (the items sweep {sweep} judged); found none"
+    for args in (["validate", "--root", str(root)], ["build", "--root", str(root), "--out", str(out)]):
+        r = run_cli(*args)
+        assert r.returncode == 1, (args, r.stdout)
+        assert want in r.stderr.splitlines(), (args, r.stderr)
+        assert "Traceback" not in r.stderr
+    assert not out.exists()  # no partial output

@@ -1,7 +1,9 @@
 """`sitegen verify DIR` on a built site: it passes on the demo build as written, and it catches
 tampering with a download, a figure, the file list and the raw records, one line each; with
-`--source REPO`, a page whose hashes were rewritten too. A malformed manifest is one line, and
-nothing outside DIR is read.
+`--source REPO`, a page whose hashes were rewritten too. Whatever was edited with the hashes
+rewritten to match is either caught (a table, an archive's member, a feed entry, SHA256SUMS, a
+raw record) or named in the closing words as checked by hash only (a page, a figure's SVG). A
+malformed manifest is one line, and nothing outside DIR is read.
 
 Every test works on the session's demo build, on a copy of its Canonic alone, or on a small
 site of its own; verify itself only reads.
@@ -13,8 +15,11 @@ import csv
 import hashlib
 import io
 import json
+import errno
+import os
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -280,3 +285,174 @@ def test_the_example_workflow_verifies_every_byte_and_restores_only_an_exact_cac
     assert runs.index("sitegen verify _site --source .") > runs.index("sitegen build --out _site")
     # a cache restored by a key prefix would be another run's, built from other inputs
     assert not [x for x in text.splitlines() if x.strip().startswith("restore-keys:")]
+
+
+# --------------------------------------------------------------------------- edits with every hash rewritten
+
+
+def rehash(site: Path, *rels: str) -> None:
+    """rewrite_hashes for each of RELS, and for a raw record the manifest's "sources" too; an
+    archive that holds one of RELS gets its new bytes: all that someone who edited RELS after
+    the build could rewrite to match."""
+    for rel in rels:
+        for archive in sorted((site / "downloads").glob("*.zip")):
+            with zipfile.ZipFile(archive) as zf:
+                held = rel in zf.namelist()
+            if held:
+                rewrite_zip(archive, lambda m, rel=rel: m.update({rel: (site / rel).read_bytes()}))
+                rewrite_hashes(site, archive.relative_to(site).as_posix())
+        rewrite_hashes(site, rel)
+        if rel.startswith("raw/"):
+            manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+            manifest["sources"][rel.removeprefix("raw/")] = manifest["files"][rel]
+            (site / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+
+def rewrite_zip(path: Path, edit) -> None:
+    """The archive at PATH with EDIT(members) applied to its {name: bytes}, written again."""
+    with zipfile.ZipFile(path) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist()}
+    edit(members)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+BOARD = "canonic/book-opening/board.csv"
+
+
+def edit_page(site: Path) -> str:
+    rel = "canonic/index.html"
+    page = (site / rel).read_text(encoding="utf-8")
+    cell = re.search(r'<td class="n">([0-9.]+)</td>', page)
+    assert cell, f"no number in a cell of {rel}"
+    (site / rel).write_text(page[:cell.start(1)] + cell.group(1) + "1" + page[cell.end(1):], encoding="utf-8")
+    return rel
+
+
+def edit_svg(site: Path) -> str:
+    rel = "canonic/figure-3.svg"
+    data = bytearray((site / rel).read_bytes())
+    i = next(m.start() for m in re.finditer(rb"[0-9]", bytes(data)) if m.start() > 200)
+    data[i] = ord("1") if data[i] != ord("1") else ord("2")
+    (site / rel).write_bytes(bytes(data))
+    return rel
+
+
+def edit_zip_member(site: Path) -> str:
+    rewrite_zip(site / "downloads/canonic.zip", lambda m: m.update({BOARD: m[BOARD].replace(b"\n", b"\nedited,", 1)}))
+    return "downloads/canonic.zip"
+
+
+def edit_zip_list(site: Path) -> str:
+    def edit(m: dict) -> None:
+        del m["canonic/boards.json"]
+        m["canonic/notes.txt"] = b"not a download of the family\n"
+    rewrite_zip(site / "downloads/canonic.zip", edit)
+    return "downloads/canonic.zip"
+
+
+def edit_feed_entry(site: Path) -> str:
+    text = (site / "feed.xml").read_text(encoding="utf-8")
+    title = re.search(r"<entry>\n    <id>[^<]*</id>\n    <title>([^<]*)</title>", text)
+    (site / "feed.xml").write_text(text[:title.end(1)] + " (revised)" + text[title.end(1):], encoding="utf-8")
+    return "feed.xml"
+
+
+def edit_sums(site: Path) -> str:
+    """SHA256SUMS made to attest to other bytes of the board, as if the board had been replaced."""
+    sums = site / "SHA256SUMS"
+    sums.write_text("".join(f"{'0' * 64}  {BOARD}\n" if x.endswith(f"  {BOARD}\n") else x
+                            for x in sums.read_text(encoding="utf-8").splitlines(keepends=True)), encoding="utf-8")
+    return "SHA256SUMS"
+
+
+def edit_raw_record(site: Path) -> str:
+    """The score of every judgment of the first counted cell, as a harness would never write it:
+    the boards recomputed from the edited cells differ from the published ones."""
+    raw = site / "raw" / CELLS_REL
+    lines = raw.read_text(encoding="utf-8").split("\n")
+    for i, line in enumerate(lines):
+        rec = json.loads(line) if line.strip() else None
+        if rec and two_standard_scores(rec) and ref_status(rec) == "counted":
+            for j in rec["judgments"]:
+                j["anchors"] = {d: 1.0 for d in j["anchors"]}
+                j.pop("weighted_score", None)
+            lines[i] = json.dumps(rec, ensure_ascii=False)
+            break
+    raw.write_text("\n".join(lines), encoding="utf-8")
+    return f"raw/{CELLS_REL}"
+
+
+CAUGHT = {
+    "zip-member": (edit_zip_member, [f"downloads/canonic.zip: {BOARD} is "]),
+    "zip-list": (edit_zip_list, ["downloads/canonic.zip: lacks canonic/boards.json, a download the family publishes",
+                                 "downloads/canonic.zip: holds canonic/notes.txt, which is not a download the family publishes"]),
+    "feed-entry": (edit_feed_entry, ["feed.xml entry tag:"]),
+    "sums": (edit_sums, [f"SHA256SUMS: {'0' * 64}  {BOARD} is not a line the published files give"]),
+    "raw-record": (edit_raw_record, ["canonic/"]),
+}
+
+
+@pytest.mark.parametrize("kind", list(CAUGHT))
+def test_an_edit_with_every_hash_rewritten_is_caught_where_the_site_gives_the_file_again(site, kind):
+    edit, says = CAUGHT[kind]
+    rehash(site, edit(site))
+    code, out = verify(site)
+    assert code == 1, kind
+    for start in says:
+        assert any(x.startswith(start) for x in out), (start, out)
+    if kind == "raw-record":  # the boards recomputed from it
+        assert any(re.match(r"canonic/[a-z-]+/board\.csv row [0-9]+ column score", x) for x in out), out
+    assert not any("Traceback" in x for x in out), out
+
+
+@pytest.mark.parametrize(("edit", "named"), [(edit_page, "the pages (and every number they show)"), (edit_svg, "figures' SVG")],
+                         ids=["page", "figure-svg"])
+def test_an_edit_verify_cannot_catch_is_named_in_its_closing_words_as_checked_by_hash_only(site, edit, named):
+    rehash(site, edit(site))
+    r = run_cli("verify", str(site))
+    assert r.returncode == 0, r.stderr
+    verified, hash_only = r.stdout.splitlines()
+    assert verified.startswith("verified: every file matches manifest.json")
+    assert "every published number" not in r.stdout  # a page's numbers are not recomputed
+    assert hash_only.startswith("checked by hash only") and named in hash_only and "--source REPO" in hash_only
+
+
+def test_the_family_feed_and_a_file_no_family_gives_are_caught_with_their_hashes_rewritten(built_site, tmp_path):
+    site = Path(shutil.copytree(built_site.out, tmp_path / "site"))
+    feed = site / "chronicle/feed.xml"
+    feed.write_text(feed.read_text(encoding="utf-8").replace("<title>", "<title>Revised: ", 2), encoding="utf-8")
+    (site / "canonic/extra.csv").write_text("domain,score\nall,99\n", encoding="utf-8")
+    rehash(site, "chronicle/feed.xml", "canonic/extra.csv")
+    code, out = verify(site)
+    assert code == 1
+    (line,) = lines_about(out, "chronicle/feed.xml line ")
+    assert "published" in line and "Revised: " in line and "derived" in line, line
+    assert "canonic/extra.csv: published, but not a table, figure, raw record or file of any family" in out
+
+
+def test_an_edited_artifact_record_of_the_manifest_is_caught(site):
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    name = "canonic/book-opening/board"
+    manifest["artifacts"][name]["computation"] = "copied from the harness"
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    code, out = verify(site)
+    assert code == 1
+    assert out[:-1] == [f'manifest.json $.artifacts["{name}"]: differs from the record the raw records give'], out
+
+
+def test_a_folder_of_the_site_that_cannot_be_read_is_one_line_naming_it(site, monkeypatch):
+    locked = site / "canonic" / "diagnostics"
+    real = os.scandir
+
+    def scandir(path=".", real=real):  # root reads a 0000 folder anyway: deny it as the kernel denies anyone else
+        if Path(os.fsdecode(path)) == locked:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    r = run_cli("verify", str(site))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == "canonic/diagnostics: cannot be read (Permission denied); nothing further was verified", r.stderr
+    assert "Traceback" not in r.stderr

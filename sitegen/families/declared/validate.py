@@ -2,8 +2,9 @@
 every rule across them. Every problem is collected before the build stops.
 
 Rules checked here, beyond each record's shape: the configuration's own (models in config.py);
-the boards field is on every prompt; ids are unique and display names distinct; in each sweep
-an item names a known model and prompt, an iteration within the declared repeats, once per
+the boards field is on every prompt; ids are unique and display names distinct; each sweep
+has at least one item (an empty items file is refused, not published as boards without
+rows); in each sweep an item names a known model and prompt, an iteration within the declared repeats, once per
 (model, prompt, iteration); its attempts are within the policy, every failed one gives a
 reason the policy lists, and only the last may succeed; an item whose last attempt succeeded
 has one judgment by each of the sweep's judges and no other, and a failed item has none; a
@@ -128,11 +129,13 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
                 rel = data_rel(fid, s.items)
                 items, where = _lines(root, rel, _ITEMS, loaded, limits, files)
                 sweeps.append(SweepInput(s.id, (rel,), items, where))
+                _check_not_empty(fid, i, s, sweeps[-1], out[before:], out)
                 continue
             read = read_sweep(root, fid, s.logs, s.judges[0], config.inspect.scorer, config.inspect.failure_reason,
                               loaded, limits, files, (config_rel(fid), None, f"$.sweeps[{i}].logs"))
             items, where = _located(_ITEMS, read.items, read.item_where, out)
             sweeps.append(SweepInput(s.id, tuple(read.files), items, where, tuple(read.logs)))
+            _check_not_empty(fid, i, s, sweeps[-1], out[before:], out)
             if from_logs:
                 for p, w in zip(*_located(_PROMPTS, read.prompts, read.prompt_where, out)):
                     if p.id not in logged:
@@ -147,6 +150,18 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     if config is None or len(out) > before:
         return None
     return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen)
+
+
+def _check_not_empty(fid: str, i: int, s, sweep: SweepInput, found: list[Problem], out: list[Problem]) -> None:
+    """A sweep with no item at all, and no problem that says why: its boards would have no row
+    (an archived sweep's still described by its note) and its pages nothing to show."""
+    if sweep.items or any(p.file in sweep.files or p.path.startswith(f"$.sweeps[{i}]") for p in found):
+        return
+    expected = f"at least one item record (the items sweep {s.id} judged)"
+    if s.items is not None:
+        out.append(Problem(sweep.files[0], None, "", expected, "none"))
+    else:
+        out.append(Problem(config_rel(fid), None, f"$.sweeps[{i}].logs", f"logs holding {expected}", "none"))
 
 
 def _check_sweep_amendments(fid: str, config: BenchmarkConfig, log: amendments.Log, out: list[Problem]) -> None:
