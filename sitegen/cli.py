@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from sitegen import __version__
 from sitegen.errors import BuildError, SitegenError
 
 root_option = click.option(
@@ -30,7 +31,7 @@ def _fail(exc: SitegenError) -> None:
 
 
 @click.group()
-@click.version_option(package_name="sitegen")
+@click.version_option(version=__version__, prog_name="sitegen")
 def main() -> None:
     """sitegen: publish benchmark evidence as a static site."""
 

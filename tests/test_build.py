@@ -12,6 +12,7 @@ from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import InputError
 
+import sitegen
 from conftest import copy_site, hash_tree, leftovers_beside, run_cli
 
 # The stage names build() reports through on_stage, in order (see sitegen/build.py).
@@ -169,7 +170,7 @@ def test_aggregate_field_in_authored_text_fails_with_file_and_line(site_copy):
 def test_cli_version_and_help_exit_0():
     assert run_cli("--help").returncode == 0
     r = run_cli("--version")
-    assert r.returncode == 0 and r.stdout.strip()
+    assert r.returncode == 0 and r.stdout.strip() == f"sitegen, version {sitegen.__version__}"
 
 
 # --------------------------------------------------------------------------- schemas
