@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sitegen.contract import duplicates, problems_from
 from sitegen.limits import Limits
 from sitegen.errors import InputError, Problem, short_repr
+from sitegen.load import input_bytes
 
 CONFIG_FILE = "pyproject.toml"
 
@@ -85,7 +86,8 @@ def load_config(root: Path | str = ".") -> SiteConfig:
     path = root / CONFIG_FILE
     if path.is_file():
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("sitegen", {})
+            # read as every input is: a symlink to ../.env or to a host file is refused by name
+            table = tomllib.loads(input_bytes(root, path).decode("utf-8")).get("tool", {}).get("sitegen", {})
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError([Problem(CONFIG_FILE, None, "", "valid TOML", str(exc))]) from None
     if "review" in table:  # a property of one build, not of the site
