@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sitegen.contract import duplicates, problems_from
+from sitegen.fields import Name
 from sitegen.limits import Limits
 from sitegen.errors import InputError, Problem, short_repr
 from sitegen.load import input_bytes
@@ -39,7 +40,7 @@ class SiteConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     root: Path = Path(".")
-    title: str = "Benchmark evidence"
+    title: Name = "Benchmark evidence"  # a name's rules: it heads every page
     base_url: str = "/"
     families: list[str] = Field(default_factory=lambda: ["canonic"])
     limits: Limits = Field(default_factory=Limits)
