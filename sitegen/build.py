@@ -32,6 +32,7 @@ from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem, short_repr
+from sitegen.fields import name_fault
 from sitegen.families import Outputs, Page, declared, defers, published, template_dirs
 from sitegen.site_families import for_site, installed
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, discover, input_bytes, input_problems, read_markdown, rel_path
@@ -102,6 +103,8 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     for d in docs:
         if "title" not in d.meta:
             loaded.problems.append(Problem(d.source.rel, 1, "title", "a title in the front matter", "none"))
+        elif fault := name_fault(d.meta["title"]):  # a title names its page on every list of pages
+            loaded.problems.append(Problem(d.source.rel, d.meta_lines["title"], "title", fault[0].replace("a name", "a title", 1), fault[1]))
         for i, line in enumerate(d.body.split("\n")):
             for name in find_aggregate_fields_in_text(line):
                 loaded.problems.append(Problem(d.source.rel, d.body_line + i, "", "no cross-domain aggregate field in published text", name))

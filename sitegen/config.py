@@ -21,8 +21,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sitegen.contract import duplicates, problems_from
+from sitegen.fields import Name
 from sitegen.limits import Limits
 from sitegen.errors import InputError, Problem, short_repr
+from sitegen.load import input_bytes
 
 CONFIG_FILE = "pyproject.toml"
 
@@ -38,7 +40,7 @@ class SiteConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     root: Path = Path(".")
-    title: str = "Benchmark evidence"
+    title: Name = "Benchmark evidence"  # a name's rules: it heads every page
     base_url: str = "/"
     families: list[str] = Field(default_factory=lambda: ["canonic"])
     limits: Limits = Field(default_factory=Limits)
@@ -85,7 +87,8 @@ def load_config(root: Path | str = ".") -> SiteConfig:
     path = root / CONFIG_FILE
     if path.is_file():
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("sitegen", {})
+            # read as every input is: a symlink to ../.env or to a host file is refused by name
+            table = tomllib.loads(input_bytes(root, path).decode("utf-8")).get("tool", {}).get("sitegen", {})
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError([Problem(CONFIG_FILE, None, "", "valid TOML", str(exc))]) from None
     if "review" in table:  # a property of one build, not of the site

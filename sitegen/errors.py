@@ -31,12 +31,19 @@ class Problem:
     more: int = 0
 
     def __str__(self) -> str:
+        file = shown_path(self.file)
         if self.line is None:
-            where = self.file
+            where = file
         else:  # a Parquet file has rows, not lines
-            where = f"{self.file} row {self.line}" if self.file.endswith(".parquet") else f"{self.file}:{self.line}"
+            where = f"{file} row {self.line}" if file.endswith(".parquet") else f"{file}:{self.line}"
         path = f" {self.path}" if self.path else ""
         return f"{where}{path}: expected {self.expected}; found {self.found}"
+
+
+def shown_path(path: str) -> str:
+    """A file's path as a report shows it, on its one line: a character that does not print (a
+    line break or a tab in a file name, a bidi override) written as its escape."""
+    return path if path.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
 
 
 SHOWN_PER_FILE = 20  # problem lines an InputError shows per file: enough to see the pattern
@@ -64,7 +71,7 @@ class InputError(SitegenError):
             lines += [str(p) for p in group[:SHOWN_PER_FILE]]
             hidden = sum(1 + p.more for p in group[SHOWN_PER_FILE:]) + sum(p.more for p in group[:SHOWN_PER_FILE])
             if hidden:
-                lines.append(f"{file}: {hidden:,} more problem{'s' if hidden != 1 else ''} not shown")
+                lines.append(f"{shown_path(file)}: {hidden:,} more problem{'s' if hidden != 1 else ''} not shown")
         return "\n".join(lines)
 
 

@@ -39,6 +39,17 @@ def _clean_name(v: str) -> str:
     return v
 
 
+def name_fault(v: str) -> tuple[str, str] | None:
+    """(expected, found) when `v` breaks a Name's rules, for a name or title read outside a
+    contract (a page's front matter): the same rules, the same words."""
+    try:
+        check_name(_clean_name(v))
+    except ValueError as exc:
+        expected, _, found = str(exc).rpartition(" (found ")
+        return expected, found.removesuffix(")")
+    return None
+
+
 # For a free-text field with its own length bounds: Annotated[str, StringConstraints(...), NoControl].
 NoControl = AfterValidator(_clean_text)
 

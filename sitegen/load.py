@@ -8,13 +8,16 @@ Every reader takes the site's `Limits` (sitegen.config): a file over `max_file_b
 string over `max_string_chars` or a JSONL file over `max_records` lines is a Problem, so a
 runaway artifact fails the build with one clear line instead of exhausting memory or time.
 
-Only regular files inside the repository are inputs (`input_target`): every reader and walker
-of the build goes through `open_input` or `walk_inputs`, so a committed symlink to a host file,
-a FIFO or a device is one problem naming it and is never opened.
+Only regular files inside the repository's input folders are inputs (`input_target`): every
+reader and walker of the build goes through `open_input` or `walk_inputs`, so a committed symlink
+to a host file, to .git/config or an untracked .env, a FIFO or a device is one problem naming it
+and is never opened; dot-files and dot-folders are not inputs; a folder that cannot be read or
+lies too deep is a problem naming it (sitegen.folders).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -27,6 +30,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
+from sitegen import folders
 from sitegen.errors import InputError, Problem, capped, short_repr
 
 if TYPE_CHECKING:  # only for annotations: pydantic is imported only when a bare int is given
@@ -125,22 +129,54 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSO
           (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
 
+def is_hidden(name: str) -> bool:
+    """A dot-file or dot-folder (.git, .env, .sitegen-cache, .DS_Store): never an input, and
+    nothing under a dot-folder is one. Like an editor's dropping it is skipped without a word by
+    the walks, and a path or a symlink that leads to one is refused."""
+    return name.startswith(".")
+
+
+def _not_an_input_path(rel: str) -> str:
+    """Why a repository-relative path cannot hold an input ("" when it can): it must lie in an
+    input folder or be a configuration file (INPUT_PARTS), with no dot-file, dot-folder or editor
+    dropping on the way. The repository's .git/ (where a CI checkout keeps its job token), the
+    cache, the output and an untracked .env all fail it."""
+    parts = rel.split("/")
+    if any(is_hidden(part) for part in parts):
+        return "a dot-file or inside a dot-folder"
+    if parts[0] not in INPUT_FOLDERS and rel not in INPUT_PARTS:
+        return "outside the input folders"
+    if is_editor_dropping(parts[-1]):
+        return "an editor's file"
+    return ""
+
+
 def input_target(root: Path, path: Path) -> tuple[Path | None, str]:
     """(the regular file to read, "") when `path` is an input, else (None, what is there).
 
     Only regular files inside the repository are inputs. A symlink is one when its target,
-    fully resolved, is a regular file under root: a committed link to /etc/passwd or
-    /proc/self/environ would otherwise publish the build host's files, and a FIFO or a device
-    would hang the build, so what fails the rule is only ever stat'ed."""
+    fully resolved, is a regular file under root that would be an input in its own right (see
+    _not_an_input_path): a committed link to /etc/passwd or /proc/self/environ would otherwise
+    publish the build host's files, one to ../.git/config or ../.env the checkout's secrets, and
+    a FIFO or a device would hang the build, so what fails the rule is only ever stat'ed."""
     try:
         is_link = stat.S_ISLNK(os.lstat(path).st_mode)
     except FileNotFoundError:
         return None, "no such file"
     except OSError as exc:
         return None, f"a path that cannot be read ({exc.strerror})"
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        rel = None
+    if rel is not None and any(is_hidden(part) for part in rel.split("/")):
+        return None, "a dot-file or a file inside a dot-folder"
     real, base = os.path.realpath(path), os.path.realpath(root)
     if os.path.commonpath([real, base]) != base:
         return None, "a symlink to a path outside it" if is_link else "a path that leads outside it"
+    real_rel = Path(os.path.relpath(real, base)).as_posix()
+    if real_rel != rel and (why := _not_an_input_path(real_rel)):
+        return None, f"{'a symlink' if is_link else 'a path that leads'} to {real_rel}, which is not an input ({why})"
     try:
         mode = os.stat(real).st_mode
     except OSError as exc:
@@ -149,6 +185,9 @@ def input_target(root: Path, path: Path) -> tuple[Path | None, str]:
         kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
         return None, f"a symlink to {kind}" if is_link else kind
     return Path(real), ""
+
+
+READABLE = "a readable regular file"
 
 
 def not_an_input(rel: str, found: str) -> Problem:
@@ -164,7 +203,7 @@ def open_input(root: Path, path: Path) -> BinaryIO:
     try:  # O_NOFOLLOW: the resolved path is no symlink, unless one was put there since
         return _open_regular(target, os.O_NOFOLLOW)
     except OSError as exc:
-        raise InputError([Problem(rel, None, "", "a readable regular file", exc.strerror or str(exc))]) from None
+        raise InputError([Problem(rel, None, "", READABLE, exc.strerror or str(exc))]) from None
 
 
 def input_bytes(root: Path, path: Path) -> bytes:
@@ -174,12 +213,15 @@ def input_bytes(root: Path, path: Path) -> bytes:
         return fh.read()
 
 
-def walk_inputs(root: Path, parts: Iterable[str]) -> tuple[dict[str, Path], dict[str, str]]:
+def walk_inputs(root: Path, parts: Iterable[str]) -> tuple[dict[str, Path], dict[str, Problem]]:
     """Every file under each part (a folder or a file) of root, by POSIX relative path, sorted:
-    the inputs (rel -> the regular file to read) and every other entry (rel -> what it is, see
-    input_target). Editor droppings are skipped; symlinked folders are not followed (a symlink
-    to a file is checked like any file). A missing part contributes nothing."""
+    the inputs (rel -> the regular file to read) and a problem for every other entry (see
+    input_target), for every folder that cannot be listed and every folder nested too deep
+    (sitegen.folders). Dot-files, dot-folders and editor droppings are skipped; symlinked
+    folders are not followed (a symlink to a file is checked like any file). A missing part
+    contributes nothing."""
     found: dict[str, tuple[Path | None, str]] = {}
+    faults: list[folders.Fault] = []
     real_root = os.path.realpath(root)
     for part in parts:
         base = root / part
@@ -187,31 +229,47 @@ def walk_inputs(root: Path, parts: Iterable[str]) -> tuple[dict[str, Path], dict
             if os.path.lexists(base) and not is_editor_dropping(base.name):
                 found[rel_path(root, base)] = input_target(root, base)
             continue
-        # Below a folder inside root, os.walk enters no symlinked folder: a file that is no
-        # symlink itself then lies at the folder's real path plus its own. Anything else goes
-        # through input_target (every file resolved, as each would be: 1,200 realpaths a walk).
-        top, real_top, rel_top = str(base), os.path.realpath(base), rel_path(root, base)
-        inside = os.path.commonpath([real_top, real_root]) == real_root
-        for dirpath, _dirnames, filenames in os.walk(base):
-            below = dirpath[len(top):]  # "" or "/sub/folder"
-            prefix = f"{rel_top}{below}/" if rel_top != "." else f"{below[1:]}/" if below else ""
-            for name in filenames:
-                if is_editor_dropping(name):
+        # A folder that is where it seems (no symlink on the way): a file below it that is no
+        # symlink itself is an input at the folder's real path plus its own, with no realpath of
+        # its own. Anything else goes through input_target (every file resolved, as each would be).
+        rel_top = rel_path(root, base)
+        real_top = os.path.realpath(base)
+        plain = real_top == os.path.join(real_root, *rel_top.split("/"))
+        for _path, rel, entries in folders.walk(str(base), rel_top, faults, is_skipped):
+            for e in entries:
+                if _is_folder(e):  # walked in its turn, or (a symlinked folder) not followed
                     continue
-                rel = prefix + name
-                try:
-                    regular = inside and stat.S_ISREG(os.lstat(f"{dirpath}/{name}").st_mode)
+                name = f"{rel}/{e.name}"
+                try:  # the listing's own file type: no system call
+                    regular = plain and e.is_file(follow_symlinks=False)
                 except OSError:
                     regular = False
-                found[rel] = (Path(f"{real_top}{below}/{name}"), "") if regular else input_target(root, Path(dirpath) / name)
-    inputs = {rel: target for rel, (target, _) in sorted(found.items()) if target is not None}
-    others = {rel: what for rel, (target, what) in sorted(found.items()) if target is None}
-    return inputs, others
+                found[name] = (Path(real_top + name[len(rel_top):]), "") if regular else input_target(root, Path(e.path))
+    # A file its reader could not open is named here, whether or not anything reads it: an
+    # unreadable asset would otherwise pass validate and fail only the build's writing.
+    unreadable = {rel for rel, (target, _) in found.items() if target is not None and not os.access(target, os.R_OK)}
+    inputs = {rel: target for rel, (target, _) in sorted(found.items()) if target is not None and rel not in unreadable}
+    others = {rel: not_an_input(rel, what) for rel, (target, what) in found.items() if target is None}
+    others.update((rel, Problem(rel, None, "", READABLE, os.strerror(errno.EACCES))) for rel in unreadable)
+    others.update((f.rel, Problem(f.rel, None, "", f.expected, f.found)) for f in faults)
+    return inputs, dict(sorted(others.items()))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def is_skipped(name: str) -> bool:
+    """Whether the walks of the inputs pass over a file or folder of this name without a word."""
+    return is_hidden(name) or is_editor_dropping(name)
 
 
 def input_problems(root: Path, parts: Iterable[str]) -> list[Problem]:
     """A problem for every entry under `parts` that is not an input (see walk_inputs)."""
-    return [not_an_input(rel, what) for rel, what in walk_inputs(root, parts)[1].items()]
+    return list(walk_inputs(root, parts)[1].values())
 
 
 def discover(root: Path, sub: str, suffixes: tuple[str, ...]) -> list[Path]:

@@ -24,7 +24,9 @@ from sitegen.errors import Problem, short_repr
 _LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CHEROKEE")
 
 
-def _invisible(ch: str) -> bool:
+def invisible(ch: str) -> bool:
+    """A character that shows nothing or shows as a space it is not: a format character (the
+    bidi controls among them), a line or paragraph separator, a space other than U+0020."""
     cat = unicodedata.category(ch)
     return cat == "Cf" or cat in ("Zl", "Zp") or (cat == "Zs" and ch != " ")
 
@@ -42,7 +44,7 @@ def check_name(v: str) -> str:
     if v.isascii():
         return v
     for i, ch in enumerate(v):
-        if _invisible(ch):
+        if invisible(ch):
             raise ValueError(f"a name without invisible or non-ASCII space characters (found U+{ord(ch):04X} at character {i + 1})")
     word: list[str] = []
     for ch in v + " ":
@@ -55,6 +57,13 @@ def check_name(v: str) -> str:
                              f"letters in {short_repr(''.join(word))})")
         word = []
     return v
+
+
+def path_key(rel: str) -> str:
+    """What two paths must differ in to be two files on every checkout: a case-insensitive file
+    system (macOS's, Windows') holds Board.md and board.md as one file, and macOS's holds the
+    NFC and NFD spellings of café.md as one."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", rel).casefold())
 
 
 def name_key(name: str) -> str:

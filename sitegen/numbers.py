@@ -29,7 +29,8 @@ def display(x: float | int, places: int, *, sign: bool = False, times100: bool =
     if not math.isfinite(x):
         return repr(float(x))
     # repr(float(x)): the shortest digits that read back as x (numpy's own repr adds its type).
-    # The text of the number, not the number, keys the memo: -0.0 == 0.0 but shows as "-0.0".
+    # The text of the number, not the number, keys the memo: -0.0 == 0.0, and -0.0 with a sign
+    # is "+0.0" where 0 (an int) with a sign is "+0".
     return _display(str(int(x)) if isinstance(x, int) else repr(float(x)), places, sign, times100, grouped)
 
 
@@ -39,6 +40,8 @@ def _display(digits: str, places: int, sign: bool, times100: bool, grouped: bool
     # the decimal rounding is the costliest step of a table cell: computed once per value.
     d = Decimal(digits)
     rounded = (d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    if rounded.is_zero():  # -0.0, or -0.04 at one place: "-0.0" would read as a value below zero
+        rounded = rounded.copy_abs()
     text = f"{rounded:,}" if grouped else str(rounded)
     return "+" + text if sign and not text.startswith("-") else text
 

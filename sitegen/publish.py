@@ -53,8 +53,9 @@ import orjson
 from sitegen import __version__, disk_writer, numbers
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.disk_writer import DIR_MODE, FILE_MODE, TEXT_CHECKED
-from sitegen.errors import BuildError, Problem
+from sitegen.errors import BuildError, Problem, shown_path
 from sitegen.load import INPUT_FOLDERS
+from sitegen.names import invisible, path_key
 
 STAGING_PREFIX = ".sitegen-staging-"
 RETIRED_PREFIX = ".sitegen-retired-"
@@ -219,13 +220,18 @@ def figure_data_csv(fig) -> bytes:
     return _marked_csv(fig.columns, [tuple(d[c] for c in fig.columns) for d in fig.data], fig.synthetic_note is not None)
 
 
-PLAIN_PATH = "an output path of plain segments (none empty, '.' or '..')"
+PLAIN_PATH = ("an output path of plain segments (none empty, '.' or '..') without a backslash, "
+              "a control character or an invisible one")
 
 
 def is_plain_path(rel: str) -> bool:
     """Whether `rel` is a path of plain segments, the only kind written. An empty, '.' or '..'
     segment would name on disk a file other than the one the manifest lists (or one outside
-    the site), so such a path is refused rather than normalised."""
+    the site), so such a path is refused rather than normalised; a backslash is a separator on
+    some systems, and a tab, a line break or a bidi override in a file name breaks every listing
+    of it (manifest.json's, `sitegen verify`'s, a terminal's)."""
+    if "\\" in rel or not (rel.isascii() and rel.isprintable()) and any(c < " " or c == "\x7f" or invisible(c) for c in rel):
+        return False
     return all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
@@ -241,36 +247,46 @@ class OutputPaths:
     """Every output path of one build, each claimed once, before any page or file is
     collected by its path (where a second one would silently replace the first). A second
     claim of a path, a file where another claim needs a folder, and a path that is not plain
-    segments are each one Problem, at the file of the later claimant."""
+    segments are each one Problem, at the file of the later claimant. Paths that differ only in
+    case or Unicode form (names.path_key) are one path: a case-insensitive checkout or host
+    holds one file for both."""
 
     def __init__(self) -> None:
         self.files: dict[str, Claimant] = {}
-        self._dirs: dict[str, str] = {}  # folder -> the first file claimed inside it
+        self._keys: dict[str, str] = {}  # path_key -> the path claimed
+        self._dirs: dict[str, str] = {}  # path_key of a folder -> the first file claimed inside it
         self.problems: list[Problem] = []
 
     def claim(self, rel: str, who: Claimant) -> None:
         if not is_plain_path(rel):
-            self.problems.append(Problem(who.file, None, "", PLAIN_PATH, f"{rel!r}, the path of {who.what}"))
+            self.problems.append(Problem(who.file, None, "", PLAIN_PATH, f"{rel!r}, the path of {shown_path(who.what)}"))
             return
-        parts = rel.split("/")
+        key = rel.lower() if rel.isascii() else path_key(rel)  # the same, for an ASCII path
+        parts = key.split("/")
         folders = ["/".join(parts[:i]) for i in range(1, len(parts))]
-        clash = self._clash(rel, folders, who)
+        clash = self._clash(rel, key, folders, who)
         if clash is not None:
             self.problems.append(Problem(who.file, None, "", "an output path nothing else publishes", clash))
             return
         self.files[rel] = who
+        self._keys[key] = rel
         for folder in folders:
             self._dirs.setdefault(folder, rel)
 
-    def _clash(self, rel: str, folders: list[str], who: Claimant) -> str | None:
-        if rel in self.files:
-            return f"{rel}, claimed by both {self.files[rel].what} and {who.what}"
-        if rel in self._dirs:
-            inside = self._dirs[rel]
+    def _clash(self, rel: str, key: str, folders: list[str], who: Claimant) -> str | None:
+        if key in self._keys:
+            other = self._keys[key]
+            if other == rel:
+                return f"{rel}, claimed by both {self.files[rel].what} and {who.what}"
+            return (f"{rel}, claimed by {who.what}, and {other}, claimed by {self.files[other].what}: "
+                    "one file where case or Unicode forms are not told apart")
+        if key in self._dirs:
+            inside = self._dirs[key]
             return f"{rel}, claimed by {who.what}, and the folder of {inside}, claimed by {self.files[inside].what}"
         for folder in folders:
-            if folder in self.files:
-                return f"{rel}, claimed by {who.what}, inside {folder}, a file claimed by {self.files[folder].what}"
+            if folder in self._keys:
+                file = self._keys[folder]
+                return f"{rel}, claimed by {who.what}, inside {file}, a file claimed by {self.files[file].what}"
         return None
 
 

@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from sitegen.errors import Problem
 from sitegen.interval_chart import rank_text
-from sitegen.load import MarkdownDoc
+from sitegen.load import MarkdownDoc, input_target
 from sitegen.numbers import display
 
 SHORTCODE = re.compile(r"^\{\{<\s*([a-z0-9][a-z0-9._-]*)\s*>\}\}\s*$")
@@ -425,6 +425,22 @@ _SENTENCE_OPTIONS = dict(autoescape=False, undefined=jinja2.StrictUndefined)
 _COMPILED = _CompiledTemplates("pages", tuple(sorted((k, repr(v)) for k, v in _PAGE_OPTIONS.items())))
 
 
+class _SiteTemplates(jinja2.FileSystemLoader):
+    """The site's templates/, serving only the templates that are inputs (load.input_target): no
+    template name, `extends` or `include` reads a dot-file, or a file a symlink leads to outside
+    the input folders (the build refuses such a link by name before it renders)."""
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self._root = folder.parent
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = Path(self.searchpath[0], *jinja2.loaders.split_template_path(template))
+        if os.path.lexists(path) and input_target(self._root, path)[0] is None:
+            raise jinja2.TemplateNotFound(template)
+        return super().get_source(environment, template)
+
+
 def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2.Environment:
     """The site's jinja2 environment: the site's templates/ first, then the templates each
     family ships in its package, then the built-in theme's. A site overrides any of them by
@@ -437,7 +453,7 @@ def environment(templates_dir: Path, family_dirs: Sequence[Path] = ()) -> jinja2
         # every template a page extends, imports and includes on each of its renders.
         auto_reload=False,
         bytecode_cache=_COMPILED,
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in (templates_dir, *family_dirs, THEME_TEMPLATES)]),
+        loader=jinja2.ChoiceLoader([_SiteTemplates(templates_dir), *(jinja2.FileSystemLoader(str(d)) for d in (*family_dirs, THEME_TEMPLATES))]),
         **_PAGE_OPTIONS,
     )
     env.template_class = _PageTemplate

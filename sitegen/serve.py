@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import socket
 import stat
 import sys
@@ -41,12 +42,11 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import unquote, urlsplit
 
-from sitegen import progress, publish
+from sitegen import folders, progress, publish
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import SitegenError
-from sitegen.load import INPUT_PARTS
-from sitegen.load import is_editor_dropping
+from sitegen.load import INPUT_PARTS, is_skipped
 from sitegen.netlify import HeaderRule, headers_for, load_header_rules
 
 WATCHED = INPUT_PARTS + ("netlify.toml",)  # what the build reads, and the headers it is served with
@@ -78,19 +78,23 @@ Signature = frozenset[tuple[str, int, int]]
 
 def input_signature(root: Path) -> Signature:
     """(relative path, size, mtime_ns) of every watched input: any save, creation, deletion or
-    rename changes it. Only stat calls, so polling a large site stays cheap."""
+    rename changes it. Only stat calls, so polling a large site stays cheap. A folder that
+    cannot be listed or lies too deep is an entry of its own (the build names it): the watcher
+    never dies of a tree it cannot walk."""
     entries: set[tuple[str, int, int]] = set()
+    faults: list[folders.Fault] = []
     for name in WATCHED:
         top = root / name
-        for p in top.rglob("*") if top.is_dir() else [top]:
-            if is_editor_dropping(p.name):  # would trigger a rebuild on every keystroke
-                continue
+        found = ((e.path, f"{rel}/{e.name}") for _, rel, es in folders.walk(str(top), name, faults, is_skipped)
+                 for e in es) if top.is_dir() else [(str(top), name)]
+        for path, rel in found:  # no dot-file or editor dropping: not inputs, saved on every keystroke
             try:
-                st = p.stat()
+                st = os.stat(path)
             except OSError:  # absent, or deleted since the listing: the next poll sees it gone
                 continue
             if stat.S_ISREG(st.st_mode):
-                entries.add((p.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns))
+                entries.add((rel, st.st_size, st.st_mtime_ns))
+    entries.update((f.rel, -1, -1) for f in faults)
     return frozenset(entries)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from sitegen import folders
 from sitegen.errors import BuildError
 from sitegen.load import sha256_file
 from sitegen.publish import json_bytes
@@ -18,26 +19,25 @@ MANIFEST = "manifest.json"
 
 def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
     """The regular files under `site` by relative path, found without following a symbolic
-    link; and one line for each entry that is not a regular file or a directory."""
+    link; and one line for each entry that is not a regular file or a directory, and for each
+    folder that cannot be listed or lies too deep (sitegen.folders)."""
     files: dict[str, Path] = {}
     odd: list[str] = []
-
-    def walk(d: str, prefix: str) -> None:
-        with os.scandir(d) as it:
-            entries = sorted(it, key=lambda e: e.name)
+    faults: list[folders.Fault] = []
+    for _path, rel, entries in folders.walk(str(site), "", faults):
+        prefix = f"{rel}/" if rel else ""
         for e in entries:
-            rel = prefix + e.name
+            name = prefix + e.name
             if e.is_symlink():
-                odd.append(f"{rel}: a symbolic link inside the site; not followed")
+                odd.append(f"{name}: a symbolic link inside the site; not followed")
             elif e.is_dir(follow_symlinks=False):
-                walk(e.path, rel + "/")
+                continue  # walked in its turn
             elif e.is_file(follow_symlinks=False):
-                files[rel] = Path(e.path)
+                files[name] = Path(e.path)
             else:
-                odd.append(f"{rel}: not a regular file; not read")
-
-    walk(str(site), "")
-    return files, odd
+                odd.append(f"{name}: not a regular file; not read")
+    odd += [f"{f.rel}: expected {f.expected}; found {f.found}" for f in faults]
+    return files, sorted(odd)  # by path, whichever walk found each
 
 
 def _sha256(path: Path) -> str | OSError:

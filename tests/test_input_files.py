@@ -75,6 +75,65 @@ def test_symlinks_out_of_the_repository_are_refused_by_name_and_nothing_of_them_
     assert files_containing(tmp_path, secret) == ["host/environ", "host/leak.md"]
 
 
+def test_a_symlink_to_an_untracked_file_inside_the_repository_is_refused_by_name_and_nothing_of_it_is_published(tmp_path, built_site):
+    """A link that stays inside the repository but leads to no input: .git/config (where a CI
+    checkout keeps the job token), an untracked .env, the cache, the output. Each is one problem
+    naming the link, in build and validate alike, and no byte of what it leads to is published."""
+    site = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"])
+    out = site / "_site"
+    assert build_cli(site, out).returncode == 0
+    before = hash_tree(out)
+    token = b"AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46c2VjcmV0"
+    secret = b"API_KEY=s3cr3t-in-an-untracked-env"
+    (site / ".git").mkdir()
+    (site / ".git" / "config").write_bytes(b'[http "https://example.invalid/"]\n\textraheader = ' + token + b"\n")
+    (site / ".env").write_bytes(secret + b"\n")
+    (site / "assets").mkdir(exist_ok=True)
+    (site / "assets" / "x.txt").symlink_to("../.git/config")
+    (site / "assets" / "env.txt").symlink_to("../.env")
+    (site / "assets" / "page.html").symlink_to("../_site/index.html")
+    (site / "templates").mkdir(exist_ok=True)
+    (site / "templates" / "page.html").symlink_to("../.env")
+    (site / "content" / "cached.md").symlink_to("../.sitegen-cache/anything.md")
+    (site / "content" / "notes.md").symlink_to("../README.md")
+    (site / "README.md").write_text("---\ntitle: Notes\n---\nnot an input\n", encoding="utf-8")
+    hidden, dot = f"{NOT_AN_INPUT} a symlink to", "which is not an input (a dot-file or inside a dot-folder)"
+    expected = [
+        f"assets/env.txt: {hidden} .env, {dot}",
+        f"assets/page.html: {hidden} _site/index.html, which is not an input (outside the input folders)",
+        f"assets/x.txt: {hidden} .git/config, {dot}",
+        f"content/cached.md: {hidden} .sitegen-cache/anything.md, {dot}",
+        f"content/notes.md: {hidden} README.md, which is not an input (outside the input folders)",
+        f"templates/page.html: {hidden} .env, {dot}",
+    ]
+    for r in (build_cli(site, out), run_cli("validate", "--root", str(site))):
+        assert problem_lines(r) == expected
+    assert hash_tree(out) == before
+    assert files_containing(out, token) == files_containing(out, secret) == []
+
+
+def test_dot_files_in_the_input_folders_are_not_inputs_and_no_template_reads_one(tmp_path, built_site):
+    """A dot-file or dot-folder inside an input folder is skipped as an editor's dropping is
+    (.DS_Store, .gitkeep, a .env beside the assets); a template that names one does not find it."""
+    site = copy_site(tmp_path / "site", cache_from=built_site.root, families=["nextchapter"])
+    out = tmp_path / "out"
+    secret = b"API_KEY=s3cr3t-in-a-dot-file"
+    (site / "assets" / ".private").mkdir(parents=True)
+    (site / "assets" / ".env").write_bytes(secret + b"\n")
+    (site / "assets" / ".private" / "key.txt").write_bytes(secret + b"\n")
+    (site / "content" / ".drafts").mkdir()
+    (site / "content" / ".drafts" / "draft.md").write_text("---\ntitle: Draft\n---\n" + secret.decode() + "\n", encoding="utf-8")
+    r = build_cli(site, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert files_containing(out, secret) == []
+    (site / "templates").mkdir(exist_ok=True)
+    (site / "templates" / ".env.html").write_bytes(secret + b"\n")
+    (site / "content" / "leak.md").write_text("---\ntitle: Leak\ntemplate: .env.html\n---\nbody\n", encoding="utf-8")
+    lines = problem_lines(build_cli(site, out))
+    assert len(lines) == 1 and lines[0].startswith("content/leak.md:") and ".env.html" in lines[0], lines
+    assert files_containing(out, secret) == []
+
+
 def test_a_fifo_in_a_data_folder_is_one_problem_under_a_warm_cache_never_a_hang(tmp_path, built_site):
     site, out = copy_site(tmp_path / "site", cache_from=built_site.root, families=["canonic"]), tmp_path / "out"
     assert build_cli(site, out).returncode == 0

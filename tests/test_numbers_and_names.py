@@ -205,6 +205,39 @@ def test_display_rounds_halves_away_from_zero_at_their_decimal_digits():
     assert display(7, 2) == "7.00"
 
 
+def test_a_number_that_rounds_to_zero_shows_no_minus_sign():
+    """-0.0 (a difference of two equal scores, a product with a negative zero) and -0.04 at one
+    place used to show as "-0.0", a value below zero. The downloads keep the float as computed:
+    -0.0 reads back as the very number, equal to 0 in every reader, and verify recomputes them."""
+    assert [display(x, 1) for x in (-0.0, -0.04, -0.049999)] == ["0.0", "0.0", "0.0"]
+    assert display(-0.0, 0) == "0" and display(-0.4, 0, grouped=True) == "0"
+    assert display(-0.0004, 1, times100=True) == "0.0" and display(-0.0, 1, sign=True) == "+0.0"
+    assert display(-0.05, 1) == "-0.1"  # what rounds away from zero keeps its sign
+
+
+@pytest.mark.parametrize("title, expected, found", [
+    ("Results \u202egnorw", "a title on one line without bidi controls", "U+202E at character 9"),
+    ("Re\u2066sults", "a title on one line without bidi controls", "U+2066 at character 3"),
+    ("Re\u200bsults", "a title without invisible or non-ASCII space characters", "U+200B at character 3"),
+    ("Tab\there", "a title on one line without bidi controls", "U+0009 at character 4"),
+])
+def test_a_page_title_refuses_what_a_name_refuses(chron: Path, title: str, expected: str, found: str):
+    """A page's title names it in every list of pages, as a name names a row: a bidi override in
+    one used to be published as written."""
+    (chron / "content" / "x.md").write_text(f"---\ntitle: {title}\n---\nText.\n", encoding="utf-8")
+    assert problem_lines(chron) == [f"content/x.md:2 title: expected {expected}; found {found}"]
+
+
+def test_the_site_title_refuses_what_a_name_refuses(chron: Path):
+    pyproject = chron / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(re.sub(r'(?m)^title = ".*"$', 'title = "Bench\u202ekram"', text, count=1), encoding="utf-8")
+    r = run_cli("validate", "--root", str(chron))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.splitlines()[1].startswith(
+        "pyproject.toml $.tool.sitegen.title: expected a name on one line without bidi controls (found U+202E at character 6)"), r.stderr
+
+
 def read_csv(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 

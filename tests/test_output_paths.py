@@ -18,7 +18,8 @@ from sitegen.config import load_config
 from sitegen.errors import InputError, Problem
 
 RUNS_REL = "data/chronicle/runs.jsonl"
-PLAIN = "an output path of plain segments (none empty, '.' or '..')"
+PLAIN = ("an output path of plain segments (none empty, '.' or '..') without a backslash, "
+         "a control character or an invisible one")
 
 
 def problems_of(root: Path) -> list[Problem]:
@@ -86,6 +87,36 @@ def test_an_authored_page_on_the_downloads_page_is_refused_before_writing(site_c
     assert str(only(problems_of(site_copy))) == (
         "content/downloads.md: expected an output path nothing else publishes; "
         "found downloads/index.html, claimed by both the downloads page and content/downloads.md")
+
+
+def test_page_names_that_differ_only_in_case_or_unicode_form_are_one_claim(site_copy):
+    """Board.md and board.md, or café.md spelt NFC and NFD, are two files here and one on a
+    case-insensitive checkout (macOS, Windows): they used to build, each to its own path."""
+    write_page(site_copy, "content/Board.md", title="Board")
+    write_page(site_copy, "content/board.md", title="Other board")
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    write_page(site_copy, f"content/{nfc}.md", title="Café")
+    write_page(site_copy, f"content/{nfd}.md", title="Other café")
+    same = "one file where case or Unicode forms are not told apart"
+    assert sorted(str(p) for p in problems_of(site_copy)) == sorted([
+        f"content/board.md: expected an output path nothing else publishes; found board/index.html, claimed by "
+        f"content/board.md, and Board/index.html, claimed by content/Board.md: {same}",
+        f"content/{nfc}.md: expected an output path nothing else publishes; found {nfc}/index.html, claimed by "
+        f"content/{nfc}.md, and {nfd}/index.html, claimed by content/{nfd}.md: {same}",
+    ])
+
+
+@pytest.mark.parametrize("name", ["tab\there", "line\nbreak", "bell\x07", "name\u202ereversed"])
+def test_a_page_name_with_a_control_or_invisible_character_is_refused_by_validate_and_build(cached_site_copy, tmp_path, name):
+    """Such a page used to build (exit 0) into a site that its own `sitegen verify` refused."""
+    root, out = cached_site_copy, tmp_path / "out"
+    write_page(root, f"content/{name}.md")
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in f"content/{name}.md")
+    expected = [f"{shown}: expected {PLAIN}; found {f'{name}/index.html'!r}, the path of {shown}"]
+    for r in (run_cli("validate", "--root", str(root)), run_cli("build", "--root", str(root), "--out", str(out))):
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert r.stderr.splitlines()[1:] == expected, r.stderr
+    assert not out.exists()
 
 
 # --------------------------------------------------------------------------- paths that do not normalise
