@@ -7,17 +7,21 @@ configuration: FONTCONFIG_FILE, else the user's and /etc/fonts' files) and then 
 Liberation Sans. A machine with one more font package, or another version of a font a chart
 names, drew the same figure a pixel wider. So:
 
-- every chart names FAMILY, the theme's Noto Sans (figures.pinned sets it in the spec's config
-  and refuses any other font a spec names);
+- every chart names FAMILY, the theme's Noto Sans (pinned() sets it in the spec's config and
+  refuses any other font a spec names);
 - each process fills vl-convert's database from FONTS_CONF, a configuration that lists one
   directory, the theme's assets (ready(), before the process's first figure): the database
   holds the theme's faces and vl-convert's own Liberation Sans, nothing of the machine;
 - a character Noto Sans lacks is drawn with the first face of that database that has it
-  (vl-convert's Liberation Sans: Latin Extended, Greek, Cyrillic), one no face has as the
-  font's missing-glyph box; both the same on every machine with the same vl-convert, whose
-  version is in the figure key (figures.figure_key), as the font files' bytes are (key());
+  (vl-convert's Liberation Sans: Latin Extended, Greek, Cyrillic), and one no face has is
+  measured and drawn as resvg does a missing glyph; both the same on every machine with the
+  same vl-convert, whose version is in the figure key (figures.figure_key), as the font
+  files' bytes are (key());
 - the pages serve the same files (assets/site.css, @font-face), so a figure shows in a browser
   with the font it was measured with.
+
+The same start pins one more thing of the machine that reaches a figure: the time zone, which
+Vega's runtime takes from the environment as it starts (ready() starts it in UTC).
 
 vl-convert has no way to empty a database already filled: a process that used vl-convert
 before its first figure (another library) keeps the fonts it found then. sitegen's own
@@ -56,10 +60,11 @@ def key() -> str:
 
 
 def ready() -> None:
-    """This process's vl-convert font database filled from FONTS_CONF alone, once, before its
-    first figure. FONTCONFIG_FILE is set only while the database fills (vl-convert reads it
-    then and never again) and restored after, so that nothing else this process starts later
-    sees the theme's configuration for the machine's."""
+    """This process's vl-convert started as on any machine, once, before its first figure: its
+    font database filled from FONTS_CONF alone, and its runtime (Vega's JavaScript) started in
+    UTC, the time zone it then keeps for a temporal axis's ticks and labels. The environment is
+    changed only while they start (vl-convert reads it then and never again) and restored
+    after, so that nothing else this process starts later sees it."""
     global _ready
     if _ready:
         return
@@ -68,19 +73,25 @@ def ready() -> None:
             return
         import vl_convert as vlc
 
-        before = os.environ.get("FONTCONFIG_FILE")
-        os.environ["FONTCONFIG_FILE"] = str(FONTS_CONF)
+        before = {name: os.environ.get(name) for name in _STARTED_WITH}
+        os.environ.update(_STARTED_WITH)
         try:
             # vl-convert's first use in the process: the database fills now, from FONTS_CONF.
             # Registering the same directory adds its faces once more, behind Liberation Sans,
             # which changes no choice (a query and a fallback take the first face that fits).
             vlc.register_font_directory(str(FONT_DIR))
+            vlc.vegalite_to_svg(_START)
         finally:
-            if before is None:
-                os.environ.pop("FONTCONFIG_FILE", None)
-            else:
-                os.environ["FONTCONFIG_FILE"] = before
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
         _ready = True
+
+
+_STARTED_WITH = {"FONTCONFIG_FILE": str(FONTS_CONF), "TZ": "UTC"}
+_START = {"data": {"values": [{"x": 1}]}, "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
 
 
 def pinned(spec: dict, name: str) -> dict:

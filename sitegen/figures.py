@@ -66,7 +66,9 @@ def figure_key(fig: Figure) -> str:
       (RENDERING), the PNG's scale and limit, and vl-convert's version (its Vega, Vega-Lite
       and resvg, and the Liberation Sans it draws the characters Noto Sans lacks with);
     - the font: figure_fonts.key(), the family every chart names and the faces' bytes, the only
-      font the renderer has (sitegen/figure_fonts.py)."""
+      font the renderer has (sitegen/figure_fonts.py).
+    Nothing of the machine: each process's renderer starts with those fonts alone and in UTC
+    (figure_fonts.ready()), so the same key gives the same bytes anywhere."""
     h = hashlib.sha256()
     h.update(fig.name.encode())
     h.update(json.dumps(fig.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())

@@ -235,3 +235,28 @@ def test_the_font_key_is_the_hash_of_the_faces_the_renderer_has():
     assert '<dir prefix="relative">assets</dir>' in figure_fonts.FONTS_CONF.read_text(encoding="utf-8")
     assert re.fullmatch(r"[0-9a-f]{64}", figure_fonts.key())
     assert hashlib.sha256(b"").hexdigest() != figure_fonts.key()
+
+
+# --------------------------------------------------------------------------- the time zone
+
+TEMPORAL = r"""
+import hashlib
+from sitegen.families import Figure
+from sitegen.figures import render
+
+def draw(data):
+    return {"data": {"values": data}, "mark": "line",
+            "encoding": {"x": {"field": "t", "type": "temporal"}, "y": {"field": "v", "type": "quantitative"}}}
+
+r = render(Figure("t/days", [{"t": "2024-01-01T00:00:00Z", "v": 1}, {"t": "2024-01-03T00:00:00Z", "v": 2}], draw, "", {}, ""))
+print(hashlib.sha256(r.svg.encode() + r.png).hexdigest())
+"""
+
+
+def test_a_temporal_axis_is_drawn_the_same_in_every_time_zone():
+    """Vega's runtime takes its time zone from the environment as it starts: a figure with a
+    time axis drawn in Los Angeles had other ticks than in Kiritimati."""
+    runs = {tz: subprocess.run([sys.executable, "-c", TEMPORAL], env={**os.environ, "TZ": tz}, capture_output=True,
+                               text=True, timeout=COMMAND_SECONDS) for tz in ("UTC", "Pacific/Kiritimati", "America/Los_Angeles")}
+    assert all(p.returncode == 0 for p in runs.values()), {tz: p.stderr[-500:] for tz, p in runs.items()}
+    assert len({p.stdout for p in runs.values()}) == 1, {tz: p.stdout for tz, p in runs.items()}
