@@ -105,7 +105,7 @@ def pinned(spec: dict, name: str) -> dict:
     return {**spec, "config": {**(spec.get("config") or {}), "font": FAMILY}}
 
 
-def _fonts(node) -> list:
+def _fonts(node) -> list[str]:
     """Every font a Vega-Lite spec names: the values of its keys `font` and `...Font`
     (titleFont, labelFont), outside its data."""
     found = []
@@ -114,7 +114,7 @@ def _fonts(node) -> list:
             if k in ("data", "datasets"):
                 continue
             if (k == "font" or k.endswith("Font")) and not isinstance(v, (dict, list)):
-                found.append(v)
+                found.append(str(v))
             else:
                 found += _fonts(v)
     elif isinstance(node, list):
