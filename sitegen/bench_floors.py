@@ -49,8 +49,10 @@ _FIGURES = r"""
 import json, resource, sys
 from pathlib import Path
 import vl_convert as vlc
+from sitegen import figure_fonts
 from sitegen.figures import _png_scale
 """ + _SINCE + r"""
+figure_fonts.ready()  # the font and time zone the build draws with, as its workers start
 for spec in sorted(Path(sys.argv[1]).rglob("*.vl.json")):
     svg = vlc.vegalite_to_svg(json.loads(spec.read_bytes()))
     vlc.svg_to_png(svg, scale=_png_scale(svg))

@@ -316,7 +316,7 @@ SITE_FILES = {
     "manifest.json": "the manifest", site_index.SUMS_FILE: "the site's SHA256SUMS", site_index.FEED_FILE: "the site's Atom feed",
     site_index.SITEMAP_FILE: "the sitemap", site_index.ROBOTS_FILE: "robots.txt", site_index.DOWNLOADS_PAGE: "the downloads page",
 }
-ASSET_SUFFIXES = (".css", ".svg", ".png", ".woff2", ".ico", ".js", ".txt")
+ASSET_SUFFIXES = (".css", ".svg", ".png", ".woff2", ".ttf", ".ico", ".js", ".txt")
 
 
 def _assets(root: Path) -> list[tuple[str, Callable[[], bytes]]]:

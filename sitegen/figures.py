@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable, Iterator
 
-from sitegen import parallel
+from sitegen import figure_fonts, parallel
 from sitegen.errors import BuildError
 from sitegen.families import Figure
 from sitegen.incremental import ENTRY_SUFFIX, read_entry, write_entry
@@ -57,9 +57,18 @@ def with_note(spec: dict, note: str) -> dict:
 
 
 def figure_key(fig: Figure) -> str:
-    """SHA-256 over the figure's name, its data, the source of its drawing function's module
-    and of the sitegen modules it takes helpers from, and the versions of the libraries that
-    draw it."""
+    """SHA-256 over everything a figure's three files depend on, each of which
+    tests/test_figure_fonts.py changes in turn:
+    - the spec: the figure's name, its data, its synthetic note, the source of its drawing
+      function's module and of the sitegen modules it takes helpers from (the board chart, its
+      colours and sizes: the figures' theme), and Altair's version (it writes most specs);
+    - the rendering: the source of this module's code that turns a spec into the files
+      (RENDERING), the PNG's scale and limit, and vl-convert's version (its Vega, Vega-Lite
+      and resvg, and the Liberation Sans it draws the characters Noto Sans lacks with);
+    - the font: figure_fonts.key(), the family every chart names and the faces' bytes, the only
+      font the renderer has (sitegen/figure_fonts.py).
+    Nothing of the machine: each process's renderer starts with those fonts alone and in UTC
+    (figure_fonts.ready()), so the same key gives the same bytes anywhere."""
     h = hashlib.sha256()
     h.update(fig.name.encode())
     h.update(json.dumps(fig.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
@@ -69,6 +78,10 @@ def figure_key(fig: Figure) -> str:
     for dist in ("altair", "vl-convert-python"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(f"png@{PNG_SCALE}x<={PNG_MAX_SIDE}".encode())
+    for part in RENDERING:
+        h.update(inspect.getsource(part).encode())
+    h.update(_COUNTED_ID.pattern.encode())
+    h.update(b"font:" + figure_fonts.key().encode())
     if fig.synthetic_note is not None:
         h.update(b"synthetic:" + fig.synthetic_note.encode())
     return h.hexdigest()
@@ -100,9 +113,11 @@ def _draw(fig: Figure) -> tuple[str, bytes]:
     """The figure's SVG and its Vega-Lite spec (JSON bytes): the first half of render()."""
     import vl_convert as vlc  # late: only when a figure must actually be drawn
 
+    figure_fonts.ready()
     spec = fig.draw(fig.data)
     if fig.synthetic_note is not None:
         spec = with_note(spec, fig.synthetic_note)
+    spec = figure_fonts.pinned(spec, fig.name)
     try:
         svg = vlc.vegalite_to_svg(spec)
     except ValueError as exc:  # vl-convert's own refusal (a spec Vega cannot draw): say which figure
@@ -137,6 +152,7 @@ def _rasterise(svg: str) -> bytes:
     """The PNG of a drawn SVG: the second half of render()."""
     import vl_convert as vlc
 
+    figure_fonts.ready()  # a worker may rasterise before it has drawn
     return vlc.svg_to_png(svg, scale=_png_scale(svg))  # from the SVG: same bytes, ~2.5x faster than re-running Vega
 
 
@@ -144,6 +160,10 @@ def _png_scale(svg: str) -> float:
     m = re.search(r'<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"', svg)
     side = max(float(m.group(1)), float(m.group(2))) if m else 0.0
     return PNG_SCALE if side * PNG_SCALE <= PNG_MAX_SIDE else round(PNG_MAX_SIDE / side, 4)
+
+
+# The code between a figure's spec and its files, in its cache key (figure_key).
+RENDERING = (with_note, figure_fonts.pinned, _draw, _numbered_from_zero, _rasterise, _png_scale)
 
 
 def _read_cache(cache_dir: Path, key: str) -> Rendered | None:
@@ -343,6 +363,7 @@ _WARM_SPEC = {"data": {"values": [{"x": 1}]}, "mark": "point", "encoding": {"x":
 def _warm() -> None:
     import vl_convert as vlc
 
+    figure_fonts.ready()
     vlc.vegalite_to_svg(_WARM_SPEC)  # starts the worker's vl-convert runtime
 
 

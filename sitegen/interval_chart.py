@@ -92,7 +92,7 @@ def layered_spec(layers: list[dict], rows: list[dict], **more) -> dict:
     one step per row, the rows as the named dataset "rows"."""
     return {
         "$schema": VEGA_LITE_SCHEMA,
-        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}, "font": "sans-serif"},
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}},  # its font: figure_fonts.pinned
         "layer": layers,
         "autosize": {"contains": "padding", "type": "fit-x"},
         "data": {"name": "rows"},

@@ -68,6 +68,7 @@ CONTENT_TYPES = {
     ".json": "application/json", ".jsonl": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",
     ".md": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8", ".xml": "application/xml; charset=utf-8",
     ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".woff2": "font/woff2",
+    ".ttf": "font/ttf",
 }
 
 Signature = frozenset[tuple[str, int, int]]

@@ -53,7 +53,7 @@ def draw_exclusions(data: list[dict]) -> dict:
         color=alt.Color("reason:N", sort=reasons, title="reason",
                         scale=alt.Scale(domain=reasons, range=REASON_COLOURS[:len(reasons)]), legend=alt.Legend(orient="bottom", columns=3)),
         order=alt.Order("order:Q"),
-    ).properties(width=320, height=alt.Step(18)).configure_view(stroke=None).configure(font="sans-serif")
+    ).properties(width=320, height=alt.Step(18)).configure_view(stroke=None)
     spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     spec["datasets"] = {"rows": data}
     return spec
@@ -80,7 +80,7 @@ def draw_probes(data: list[dict]) -> dict:
                         legend=alt.Legend(orient="bottom")),
         shape=alt.Shape("verdict:N", sort=verdicts, title=None, scale=alt.Scale(domain=verdicts, range=["circle", "cross"][:len(verdicts)])),
     )
-    chart = (limit + score).properties(width=320, height=alt.Step(22)).configure_view(stroke=None).configure(font="sans-serif")
+    chart = (limit + score).properties(width=320, height=alt.Step(22)).configure_view(stroke=None)
     spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     spec["datasets"] = {"rows": data}
     return spec
@@ -108,7 +108,7 @@ def draw_transfer(data: list[dict]) -> dict:
             text=alt.Text("label:N"),
             color=alt.condition(LABEL_ON_CELL, alt.value("white"), alt.value("black")),
         )
-    chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None).configure(font="sans-serif")
+    chart = layers.properties(width=alt.Step(110), height=alt.Step(20)).configure_view(stroke=None)
     spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     # The score written in a cell is rounded by the site's rule, not by Vega's number format.
     spec["datasets"] = {"rows": [{**d, "label": display(d["score"], 1)} for d in data]}

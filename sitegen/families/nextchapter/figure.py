@@ -26,20 +26,20 @@ def draw_generation_noise(data: list[dict]) -> dict:
     points = base.mark_point(filled=True, size=60, opacity=1).encode(
         x="craft:Q", color=alt.Color("draft:N", title=None, scale=alt.Scale(range=DRAFTS), legend=alt.Legend(orient="bottom")),
         shape=alt.Shape("draft:N", legend=None))
-    chart = (line + points).properties(width=380, height=alt.Step(22)).configure_view(stroke=None).configure(font="sans-serif")
+    chart = (line + points).properties(width=380, height=alt.Step(22)).configure_view(stroke=None)
     spec = chart.to_dict(validate=False)  # validated by the tests, not per build (sitegen/interval_chart.py says why)
     spec["datasets"] = {"rows": data}
     return spec
 
 
 def draw_craft(data: list[dict]) -> dict:
-    """The standings' headline settings in the table's order: craft and craft ∓ its standard
+    """The standings' headline settings in the table's order: craft and craft ± its standard
     error (the band the ranks are read from), the rank range at the right."""
     return interval_chart(data, id_field="model", label_field="label", value="craft", low="craft_low", high="craft_high",
-                          measure="craft (0-100) ∓ one standard error", bounds=(0, 100))
+                          measure="craft (0-100) ± one standard error", bounds=(0, 100))
 
 
 def draw_compliance(data: list[dict]) -> dict:
-    """The same rows' compliance and compliance ∓ its standard error (not ranked)."""
+    """The same rows' compliance and compliance ± its standard error (not ranked)."""
     return interval_chart(data, id_field="model", label_field="label", value="compliance", low="compliance_low",
-                          high="compliance_high", measure="compliance (0-100) ∓ one standard error", bounds=(0, 100), ranked=False)
+                          high="compliance_high", measure="compliance (0-100) ± one standard error", bounds=(0, 100), ranked=False)
