@@ -205,6 +205,14 @@ def test_display_rounds_halves_away_from_zero_at_their_decimal_digits():
     assert display(7, 2) == "7.00"
 
 
+def test_display_shows_numbers_of_any_size_instead_of_failing():
+    # A float past 10**26 has more digits at two places than decimal's default 28: the
+    # rounding raised decimal.InvalidOperation, from any page showing such a number.
+    assert display(1e30, 2) == "1" + "0" * 30 + ".00"
+    assert display(-1.7e308, 0) == "-17" + "0" * 307
+    assert display(1.7e308, 1, times100=True, grouped=True).endswith(",000.0")
+
+
 def read_csv(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
