@@ -506,12 +506,13 @@ _BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\x
 
 def encoding_problem(rel: str, head: bytes, nul: bool = False) -> Problem | None:
     """The problem of a file written as UTF-16 or UTF-32, told by its byte-order mark in HEAD
-    (its first bytes) or, with NUL, by a NUL byte in it (a JSON text never holds one). It is
-    one problem for the file: read as UTF-8 line by line, each of its lines would be one more."""
+    (its first bytes) or, with NUL, by NUL bytes making a quarter of it or more (UTF-16 without
+    a mark: every ASCII character comes with one; a stray NUL is its line's problem alone). It
+    is one problem for the file: read as UTF-8 line by line, each of its lines would be one more."""
     for bom, name in _BOMS:
         if head.startswith(bom):
             return Problem(rel, None, "", "UTF-8 text", f"{name} text (byte-order mark {bom.hex(' ').upper()})")
-    if nul and b"\x00" in head:
+    if nul and head and head.count(0) * 4 >= len(head):
         return Problem(rel, None, "", "UTF-8 text", "UTF-16 or UTF-32 text (NUL bytes in its first line)")
     return None
 

@@ -294,3 +294,12 @@ def test_a_line_that_does_not_parse_is_its_own_problem_not_one_per_item_that_nam
     (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
     problems = _problems(root)
     assert [where(p) for p in problems] == [f"{rel}:1"], "\n".join(map(str, problems))
+
+
+def test_a_stray_nul_byte_is_its_lines_problem_not_the_files_encoding(tmp_path):
+    loaded, records = jsonl(tmp_path, b'{"id": "a", "note": "x"}\x00\n{"id": "b"}\n')
+    assert [(p.line, p.expected) for p in loaded.problems] == [(1, "valid JSON")]
+    assert [r.value for r in records] == [{"id": "b"}]
+    loaded, records = jsonl(tmp_path, '{"id": "a"}\n'.encode("utf-16-le"))
+    assert [str(p) for p in loaded.problems] == ["data/x.jsonl: expected UTF-8 text; found UTF-16 or UTF-32 text (NUL bytes in its first line)"]
+    assert records == [] and loaded.incomplete == {"data/x.jsonl"}
