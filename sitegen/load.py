@@ -77,8 +77,9 @@ class Loaded:
 
     files: list[SourceFile] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    # Files refused or cut short by a limit: their records are not all there, so a check
-    # across documents would take the unread ones for missing ones.
+    # Files refused, cut short by a limit, not UTF-8, or with a line that did not parse: their
+    # records are not all there, so a check across documents would take the unread ones for
+    # missing ones.
     incomplete: set[str] = field(default_factory=set)
 
 
@@ -557,7 +558,27 @@ def read_bytes(root: Path, path: Path, loaded: Loaded, limits: "Limits | int") -
     return src, data
 
 
+# UTF-32's marks first: UTF-32LE's begins with UTF-16LE's.
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def encoding_problem(rel: str, head: bytes, nul: bool = False) -> Problem | None:
+    """The problem of a file written as UTF-16 or UTF-32, told by its byte-order mark in HEAD
+    (its first bytes) or, with NUL, by NUL bytes making a quarter of it or more (UTF-16 without
+    a mark: every ASCII character comes with one; a stray NUL is its line's problem alone). It
+    is one problem for the file: read as UTF-8 line by line, each of its lines would be one more."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return Problem(rel, None, "", "UTF-8 text", f"{name} text (byte-order mark {bom.hex(' ').upper()})")
+    if nul and head and head.count(0) * 4 >= len(head):
+        return Problem(rel, None, "", "UTF-8 text", "UTF-16 or UTF-32 text (NUL bytes in its first line)")
+    return None
+
+
 def decode_utf8(data: bytes, rel: str, problems: list[Problem]) -> str | None:
+    if (wrong := encoding_problem(rel, data[:4])) is not None:
+        problems.append(wrong)
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -649,6 +670,14 @@ class JsonlReader:
         digest = hashlib.sha256()
         first, lines, offset, at = 1, [], 0, 0  # at: the offset of the chunk's first line
         for raw in fh:
+            if offset == 0 and (wrong := encoding_problem(self.rel, raw, nul=True)) is not None:
+                # Not UTF-8 at all: the file's one problem, not one per line; it is only hashed.
+                self.loaded.problems.append(wrong)
+                self.loaded.incomplete.add(self.rel)
+                digest.update(raw)
+                while block := fh.read(1 << 20):
+                    digest.update(block)
+                break
             if first + len(lines) > max_records:
                 # Stop parsing here: one problem, not one per line of a runaway file. The
                 # rest is only hashed, so the file's identity stays its whole content.
@@ -673,6 +702,8 @@ class JsonlReader:
         for raw in self.raw_chunks(size):
             records, problems = parse_chunk(raw, self.screen)
             self.loaded.problems.extend(problems)
+            if problems:  # a line that did not parse is a record not there: no check may take it for a missing one
+                self.loaded.incomplete.add(self.rel)
             yield records
 
     def _done(self, src: SourceFile) -> None:

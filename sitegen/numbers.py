@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from itertools import chain
 from typing import Any, Iterable, Iterator
 
@@ -39,7 +39,12 @@ def _display(digits: str, places: int, sign: bool, times100: bool, grouped: bool
     # A page shows the same few values many times (a 0-20 criterion in half points has 41), and
     # the decimal rounding is the costliest step of a table cell: computed once per value.
     d = Decimal(digits)
-    rounded = (d.scaleb(2) if times100 else d).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    if times100:
+        d = d.scaleb(2)
+    # quantize fails (InvalidOperation) when its result has more digits than the context's
+    # precision, 28 by default: a float as large as 1e30 shown to two places needs 33.
+    exact = Context(prec=max(28, d.adjusted() + places + 2))
+    rounded = d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=exact)
     if rounded.is_zero():  # -0.0, or -0.04 at one place: "-0.0" would read as a value below zero
         rounded = rounded.copy_abs()
     text = f"{rounded:,}" if grouped else str(rounded)

@@ -73,13 +73,27 @@ def json_bytes(value) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
+# The first characters that make a spreadsheet read a cell as a formula (OWASP's list for CSV
+# injection): a model named "=HYPERLINK(...)" would otherwise be a live link in whoever opens
+# the download.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """VALUE as a CSV cell: a text that a spreadsheet would take for a formula gets a leading
+    single quote, which shows it as text. Only text: a number (-0.5) is written as it is, so a
+    numeric column stays numeric. The JSON download keeps the exact text."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def csv_bytes(columns: list[str], rows: list[tuple]) -> bytes:
-    """CSV with "\n" line ends. The csv module writes None as an empty field and a float by its
-    repr (the shortest text that reads back as the same float), so rows go to it as they are."""
+    """CSV with "\n" line ends: every CSV the site publishes is written here. The csv module
+    writes None as an empty field and a float by its repr (the shortest text that reads back as
+    the same float), so rows go to it as they are, but for text cells (csv_cell)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
-    w.writerows(rows)
+    w.writerow(map(csv_cell, columns))
+    w.writerows(map(csv_cell, r) for r in rows)
     return buf.getvalue().encode("utf-8")
 
 

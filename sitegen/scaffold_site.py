@@ -49,6 +49,12 @@ def check_new(target: Path, fid: str, title: str) -> None:
     """Refuse a bad id or title, or a TARGET that is not absent or an empty folder."""
     if not _ID.fullmatch(fid):
         raise BuildError(f"--id: expected a family id of lower-case letters, digits, - and _ (starting with a letter); found {short_repr(fid)}")
+    from sitegen.site_families import installed  # late: reading the entry points imports the plug-ins' declarations
+
+    taken = installed()
+    if fid in taken:  # the installed family would publish the site's data, not its benchmark.toml: it would not build
+        raise BuildError(f"--id: expected an id that no installed family has ({', '.join(sorted(taken))}); "
+                         f"found {short_repr(fid)}, the installed family's: nothing was written")
     try:
         _TITLE.validate_python(title, strict=True)
     except ValidationError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from sitegen.config import load_config
 from sitegen.errors import InputError
 from sitegen.load import Loaded, read_json, read_jsonl
 
-from conftest import CELLS_REL, SWEEP_REL, find_cell_line, rewrite_cell_line
+from conftest import CELLS_REL, SWEEP_REL, find_cell_line, one_family, rewrite_cell_line, where
 
 MAX = 10_000_000
 
@@ -241,3 +242,64 @@ def test_a_syntax_error_in_a_json_document_names_its_line_and_column(tmp_path):
     assert value is None
     assert (problem.line, problem.expected) == (3, "valid JSON")
     assert "column 8" in problem.found and " at at " not in str(problem)
+
+
+# --------------------------------------------------------------------------- a file that is not UTF-8
+
+
+def _problems(root: Path) -> list:
+    with pytest.raises(InputError) as exc:
+        validate(load_config(root))
+    return exc.value.problems
+
+
+def _recode(root: Path, rel: str, encoding: str) -> None:
+    p = root / rel
+    p.write_bytes(p.read_text(encoding="utf-8").encode(encoding))
+
+
+@pytest.mark.parametrize("fid, rel, encoding, found", [
+    ("vignette", "data/vignette/prompts.jsonl", "utf-16", "UTF-16 text (byte-order mark FF FE)"),
+    ("vignette", "data/vignette/models.jsonl", "utf-16-le", "UTF-16 or UTF-32 text (NUL bytes in its first line)"),
+    ("nextchapter", "data/nextchapter/items.jsonl", "utf-16", "UTF-16 text (byte-order mark FF FE)"),
+    ("canonic", CELLS_REL, "utf-16-be", "UTF-16 or UTF-32 text (NUL bytes in its first line)"),
+    ("canonic", SWEEP_REL, "utf-32", "UTF-32 text (byte-order mark FF FE 00 00)"),
+    ("chronicle", "data/chronicle/reference.jsonl", "utf-16", "UTF-16 text (byte-order mark FF FE)"),
+])
+def test_a_data_file_in_utf16_is_one_problem_and_nothing_that_depends_on_it_is_reported(tmp_path, fid, rel, encoding, found):
+    # Before, a UTF-16 prompts.jsonl gave 2,338 problems: one per line, then one for every item
+    # naming a prompt that could not be read.
+    root = one_family(tmp_path / "site", fid)
+    _recode(root, rel, encoding)
+    assert [str(p) for p in _problems(root)] == [f"{rel}: expected UTF-8 text; found {found}"]
+
+
+def test_problems_independent_of_the_unreadable_file_are_still_reported(tmp_path):
+    root = one_family(tmp_path / "site", "vignette")
+    _recode(root, "data/vignette/prompts.jsonl", "utf-16")
+    rel = "data/vignette/sweep-s2.jsonl"
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[0])
+    rec["attempts"] = [{"outcome": "failed", "reason": "error"}] * 3 + [{"outcome": "ok"}]  # over generation.attempts
+    lines[0] = json.dumps(rec)
+    (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert sorted(where(p) for p in _problems(root)) == ["data/vignette/prompts.jsonl", f"{rel}:1 $.attempts"]
+
+
+def test_a_line_that_does_not_parse_is_its_own_problem_not_one_per_item_that_names_it(tmp_path):
+    root = one_family(tmp_path / "site", "vignette")
+    rel = "data/vignette/prompts.jsonl"
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0][:-1]  # the record of p01, cut short: 72 items name p01
+    (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = _problems(root)
+    assert [where(p) for p in problems] == [f"{rel}:1"], "\n".join(map(str, problems))
+
+
+def test_a_stray_nul_byte_is_its_lines_problem_not_the_files_encoding(tmp_path):
+    loaded, records = jsonl(tmp_path, b'{"id": "a", "note": "x"}\x00\n{"id": "b"}\n')
+    assert [(p.line, p.expected) for p in loaded.problems] == [(1, "valid JSON")]
+    assert [r.value for r in records] == [{"id": "b"}]
+    loaded, records = jsonl(tmp_path, '{"id": "a"}\n'.encode("utf-16-le"))
+    assert [str(p) for p in loaded.problems] == ["data/x.jsonl: expected UTF-8 text; found UTF-16 or UTF-32 text (NUL bytes in its first line)"]
+    assert records == [] and loaded.incomplete == {"data/x.jsonl"}

@@ -80,3 +80,19 @@ def test_the_guide_holds_the_configuration_reference_the_models_give():
         for name, field in model.model_fields.items():
             assert field.description, f"{model.__name__}.{name} has no description for the reference"
             assert f"`{name}`" in guide or f".{name}`" in guide, name
+
+
+def test_a_new_site_refuses_the_id_of_an_installed_family_and_writes_nothing(tmp_path):
+    # The installed family would take the id: it would read data/canonic/ as its own records,
+    # not the declared benchmark the site was written for, and the site would not build.
+    for fid in ("canonic", "vignette-not-installed"):
+        site = tmp_path / fid
+        r = run_cli("new", "site", str(site), "--id", fid)
+        if fid == "canonic":
+            assert r.returncode == 1, r.stdout
+            assert "--id: expected an id that no installed family has (canonic, chronicle, nextchapter)" in r.stderr
+            assert "found \"canonic\"" in r.stderr and "Traceback" not in r.stderr
+            assert not site.exists()
+        else:  # any other free id is still written, and builds
+            assert r.returncode == 0, r.stderr
+            assert run_cli("validate", "--root", str(site)).returncode == 0

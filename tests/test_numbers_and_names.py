@@ -238,6 +238,14 @@ def test_the_site_title_refuses_what_a_name_refuses(chron: Path):
         "pyproject.toml $.tool.sitegen.title: expected a name on one line without bidi controls (found U+202E at character 6)"), r.stderr
 
 
+def test_display_shows_numbers_of_any_size_instead_of_failing():
+    # A float past 10**26 has more digits at two places than decimal's default 28: the
+    # rounding raised decimal.InvalidOperation, from any page showing such a number.
+    assert display(1e30, 2) == "1" + "0" * 30 + ".00"
+    assert display(-1.7e308, 0) == "-17" + "0" * 307
+    assert display(1.7e308, 1, times100=True, grouped=True).endswith(",000.0")
+
+
 def read_csv(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 

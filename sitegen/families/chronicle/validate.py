@@ -713,7 +713,8 @@ def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceN
         first_at.setdefault(cand.gutenberg_id, i)
     for i, cand in enumerate(record.candidates):
         d = cand.duplicate_of
-        if d is not None and (d == cand.gutenberg_id or (d not in first_at and d not in anchors)):
+        # a legacy anchor is known only when every line of the reference corpus was read
+        if d is not None and (d == cand.gutenberg_id or (d not in first_at and d not in anchors and refs_whole)):
             out.append(Problem(f, None, f"$.candidates[{i}].duplicate_of", f"the Gutenberg id of another work of the pool or of a legacy anchor "
                                f"({REFERENCE_FILE})", str(d)))
     v11 = [(ref, line) for ref, line in zip(refs, lines) if ref.corpus != "legacy-v1.0"]

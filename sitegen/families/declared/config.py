@@ -46,6 +46,9 @@ class Judge(_Strict):
         return self
 
 
+SCALE_LIMIT = 1e9  # the largest magnitude of a criterion's min or max
+
+
 class Criterion(_Strict):
     """One thing the judge scores per item, on its own scale. `direction` says which end is
     good; `optional` lets the judge leave it unscored on an item (null), in which case the
@@ -53,8 +56,10 @@ class Criterion(_Strict):
 
     id: Id = Field(description="The key of this criterion in each judgment's `scores`.")
     label: Name = Field(description="The name the pages show.")
-    min: float = Field(description="The lowest score on its scale.")
-    max: float = Field(description="The highest score on its scale (above min).")
+    # Bounded: a scale of 1e30 (or ±1.7e308, whose width is not even a float) is no judge's, and
+    # its scores could neither be normalised nor shown to two decimals.
+    min: float = Field(ge=-SCALE_LIMIT, le=SCALE_LIMIT, description="The lowest score on its scale.")
+    max: float = Field(ge=-SCALE_LIMIT, le=SCALE_LIMIT, description="The highest score on its scale (above min).")
     direction: Literal["higher", "lower"] = Field(default="higher", description="Which end is good: `lower` for a fault such as cliché, turned round before it counts.")
     weight: float = Field(default=1.0, gt=0, le=1000, description="Its weight in the item score, relative to the other criteria's.")
     optional: bool = Field(default=False, description="The judge may leave it unscored (null) on an item; the item's score is then taken over the criteria scored.")

@@ -11,7 +11,9 @@ has one judgment by each of the sweep's judges and no other, and a failed item h
 judgment scores exactly the configured criteria, each within its scale, null only where the
 criterion is optional, at least one criterion scored; a stated item score agrees with the
 configured formula within the tolerance (and is required when the configuration says the
-harness states it); the sweep's date lies in each of its judges' dates.
+harness states it); the sweep's date lies in each of its judges' dates; every board has items
+in the newest sweep. What a file that was not wholly read, or a refused record, would hold is
+not checked against: an item naming it has that file's or record's problem already.
 """
 
 from __future__ import annotations
@@ -107,11 +109,15 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     files: dict[str, SourceFile] = {}
     raw: dict = {}  # the configuration and the prompts as written, for the freeze's fingerprints
     config = _config(fid, root, loaded, limits, files, raw)
-    models, model_where = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files)
+    # The ids of models and prompts refused by their model: an item naming one has its problem
+    # there already, not a second one here for an unknown model or prompt.
+    refused: dict[str, set] = {"model": set(), "prompt": set()}
+    models, model_where = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files, refused=refused["model"])
     # The prompts: prompts.jsonl, or when every sweep reads Inspect logs and the site has none,
     # the logs' samples (their input and string metadata).
     from_logs = config is not None and all(s.logs for s in config.sweeps) and not os.path.lexists(root / data_rel(fid, "prompts.jsonl"))
-    prompts, prompt_where = ([], []) if from_logs else _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw)
+    prompts, prompt_where = ([], []) if from_logs else _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw,
+                                                              refused["prompt"])
     log = amendments.read(root, fid, loaded, limits)
     amendments.check(log, out)
     sweeps: list[SweepInput] = []
@@ -144,8 +150,8 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
                         out.append(Problem(*w("$.text"), f"the same input and metadata as sample {p.id} has in every other sweep", "a different one"))
         if from_logs:
             prompts, prompt_where = [p for p, _w in logged.values()], [w for _p, w in logged.values()]
-        if not loaded.incomplete & set(files):
-            _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
+        if config_rel(fid) not in loaded.incomplete:  # else a sweep of logs was not read, and sweeps lacks it
+            _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out, loaded.incomplete & set(files), refused)
     frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
@@ -260,7 +266,8 @@ def _placeholders(value, path: str):
             yield from _placeholders(v, f"{path}[{i}]")
 
 
-def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict | None = None):
+def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict | None = None,
+           refused: set | None = None):
     path = root / rel
     if not os.path.lexists(path):
         loaded.problems.append(Problem(rel, None, "", "this file (the family's configuration names it)", "no such file"))
@@ -275,16 +282,20 @@ def _lines(root: Path, rel: str, adapter: TypeAdapter, loaded: Loaded, limits, f
     files[rel] = src
     if raw is not None:
         raw[rel] = [r.value for r in records]
-    return _located(adapter, records, [Where(rel, r.line) for r in records], loaded.problems)
+    return _located(adapter, records, [Where(rel, r.line) for r in records], loaded.problems, refused)
 
 
-def _located(adapter: TypeAdapter, records: list[JsonRecord], where: list[Where], out: list[Problem]) -> tuple[list, list[Where]]:
+def _located(adapter: TypeAdapter, records: list[JsonRecord], where: list[Where], out: list[Problem],
+             refused: set | None = None) -> tuple[list, list[Where]]:
     """The records that meet ADAPTER's model, with where each came from; a problem of any other
-    is put where its record came from (a line of a file, or a sample of an Inspect log)."""
+    is put where its record came from (a line of a file, or a sample of an Inspect log), and its
+    id, when it names one, goes into REFUSED."""
     at = {r.line: w for r, w in zip(records, where)}
     values, errs = validate_many(adapter, records, "")
     out.extend(Problem(*at[e.line](e.path), e.expected, e.found, e.more) for e in errs)
     bad = {e.line for e in errs}
+    if refused is not None:
+        refused.update(r.value["id"] for r in records if r.line in bad and isinstance(r.value, dict) and isinstance(r.value.get("id"), str))
     return values, [at[r.line] for r in records if r.line not in bad]
 
 
@@ -300,7 +311,10 @@ def read_parquet(root: Path, path: Path, loaded: Loaded, limits) -> tuple[Source
     return reader.source, records
 
 
-def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out) -> None:
+def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out, unread: set[str], refused: dict[str, set]) -> None:
+    """UNREAD: the files whose records are not all there (one that did not decode, a line that
+    did not parse): what they would hold is not checked against, so an item naming a model or
+    prompt in them is not reported as naming an unknown one; nor one of REFUSED's ids."""
     cfg = config_rel(fid)
     models_rel, prompts_rel = data_rel(fid, "models.jsonl"), data_rel(fid, "prompts.jsonl")
     for d in duplicates(m.id for m in models):
@@ -309,7 +323,10 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
     for d in duplicates(p.id for p in prompts):
         out.append(Problem(prompts_rel, None, "$.id", "a unique prompt id", short_repr(d)))
     by = config.boards.by
-    if by is not None:
+    board_of: dict[str, tuple[str, tuple]] = {}  # prompt id -> (its board's name, where its field is)
+    if by is None:
+        board_of = {p.id: (config.title, w("")) for p, w in zip(prompts, prompt_where)}
+    else:
         boards: dict[str, str] = {}  # address -> the first value that took it
         if config.boards.overall:
             boards[OVERALL] = config.boards.overall_label
@@ -327,7 +344,10 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
             if boards.setdefault(slug, value) != value:
                 out.append(Problem(*w(f"$.{by}"), f"a board whose address differs from every other board's "
                                    f"({boards[slug]!r} already has {slug!r})", short_repr(value)))
-    if not prompts:
+                continue
+            board_of[p.id] = (value, w(f"$.{by}"))
+    prompts_read = prompts_rel not in unread
+    if not prompts and prompts_read:
         out.append(Problem(prompts_rel, None, "", "at least one prompt", "none"))
     judges = {j.id: j for j in config.judges}
     for i, s in enumerate(config.sweeps):
@@ -341,9 +361,9 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
     for s, sweep in zip(config.sweeps, sweeps):
         seen: set[tuple[str, str, int]] = set()
         for item, where in zip(sweep.items, sweep.where):
-            if item.model not in model_ids:
+            if item.model not in model_ids and item.model not in refused["model"] and models_rel not in unread:
                 out.append(Problem(*where("$.model"), f"a model of {models_rel}", short_repr(item.model)))
-            if item.prompt not in prompt_ids:
+            if item.prompt not in prompt_ids and item.prompt not in refused["prompt"] and prompts_read:
                 out.append(Problem(*where("$.prompt"), f"a prompt of {prompts_rel}", short_repr(item.prompt)))
             if item.iteration > config.repeats.iterations:
                 out.append(Problem(*where("$.iteration"), f"at most {config.repeats.iterations} (repeats.iterations in {cfg})", str(item.iteration)))
@@ -353,6 +373,26 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out)
             seen.add(key)
             _check_attempts(config, item, where, out)
             _check_judgments(config, s.judges, criteria, item, where, out)
+    if prompts_read and not refused["prompt"]:
+        _check_boards_have_items(config, sweeps, board_of, unread, out)
+
+
+def _check_boards_have_items(config: BenchmarkConfig, sweeps: list[SweepInput], board_of: dict[str, tuple[str, tuple]],
+                             unread: set[str], out: list[Problem]) -> None:
+    """Every board has an item in the newest sweep, the one the boards show: a board no model
+    was run on (a category whose prompts no item names) would be a page of nothing."""
+    newest = max(range(len(config.sweeps)), key=lambda i: (config.sweeps[i].date, i))
+    sweep = sweeps[newest]
+    if not sweep.items or unread & set(sweep.files):  # no items at all is the sweep's own problem
+        return
+    named = {item.prompt for item in sweep.items}
+    run = {board_of[p][0] for p in named if p in board_of}
+    told: set[str] = set()
+    for name, where in board_of.values():
+        if name not in run and name not in told:
+            told.add(name)
+            out.append(Problem(*where, f"a board with items in sweep {sweep.id} (the newest, which the boards show)",
+                               f"{short_repr(name)}, whose prompts no item of {', '.join(sweep.files)} names"))
 
 
 def _check_attempts(config: BenchmarkConfig, item: Item, where: tuple, out: list[Problem]) -> None:
