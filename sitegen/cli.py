@@ -61,7 +61,9 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         # A no-op rebuild is answered here, before DuckDB, pydantic or Altair are imported.
         from sitegen import incremental
 
-        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review))
+        # A cache that cannot be used is not read at all: the build says why, and builds without it.
+        usable = incremental.unusable(root) is None
+        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review)) if usable else None
         if record is not None:
             seconds = time.perf_counter() - started
             _report_timings(timings, {incremental.KEY_STEP: seconds}, record["pages"], record["files"])

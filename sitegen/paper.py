@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from sitegen import figures as figures_mod
-from sitegen import publish
+from sitegen import incremental, publish
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.build import CACHE_DIR, checked_outputs
 from sitegen.config import CONFIG_FILE, SiteConfig
@@ -75,7 +75,9 @@ def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[lis
         elif name in tables:
             t = tables[name]
             files[f"tables/{name}.csv"] = publish.table_files(t)[f"{t.stem}.csv"]  # the site's own bytes
-    drawn = figures_mod.render_all([figures[n] for n in required if n in figures], config.root / CACHE_DIR / "figures")
+    # the figure cache as the build's: not read without the cache, nor when it cannot be used
+    figure_cache = config.root / CACHE_DIR / "figures" if cache and incremental.unusable(config.root) is None else None
+    drawn = figures_mod.render_all([figures[n] for n in required if n in figures], figure_cache)
     for name, r in drawn.items():
         files[f"figures/{name}.svg"] = r.svg.encode("utf-8")
         files[f"figures/{name}.png"] = r.png
