@@ -79,6 +79,7 @@ from sitegen import clock
 from sitegen.errors import BuildError
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
+from sitegen.output_dir import GIT
 
 CACHE_DIR = ".sitegen-cache"
 KEY_STEP, SAVE_STEP = "inputs key", "cache save"  # their names in a build's timings
@@ -764,15 +765,20 @@ def output_intact(out_dir: Path, manifest_sha: str, index: Any = None) -> bool:
                 all(stat.S_IMODE(m[0]) == DIR_MODE for m in index["folders"].values())
         if not modes_as_built(out_dir):
             return False
-        return file_checks(out_dir, listed) == []
+        return file_checks(out_dir, listed, frozenset([GIT])) == []
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
 
 def modes_as_built(out_dir: Path) -> bool:
+    """Whether every file and folder of out_dir has the mode a build gives it (its .git, the
+    repository it is published from, aside: sitegen.output_dir)."""
     from sitegen.publish import DIR_MODE, FILE_MODE
 
     for dirpath, dirnames, filenames in os.walk(out_dir):
+        if dirpath == str(out_dir):
+            dirnames[:] = [d for d in dirnames if d != GIT]
+            filenames = [n for n in filenames if n != GIT]
         if stat.S_IMODE(os.stat(dirpath).st_mode) != DIR_MODE:
             return False
         if any(stat.S_IMODE(os.stat(os.path.join(dirpath, n)).st_mode) != FILE_MODE for n in filenames):

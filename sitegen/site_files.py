@@ -16,9 +16,10 @@ from sitegen.publish import json_bytes
 MANIFEST = "manifest.json"
 
 
-def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
+def tree(site: Path, skip: frozenset[str] = frozenset()) -> tuple[dict[str, Path], list[str]]:
     """The regular files under `site` by relative path, found without following a symbolic
-    link; and one line for each entry that is not a regular file or a directory."""
+    link; and one line for each entry that is not a regular file or a directory. `skip`:
+    entries at the top of `site` left out, whatever they are."""
     files: dict[str, Path] = {}
     odd: list[str] = []
 
@@ -27,6 +28,8 @@ def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
             entries = sorted(it, key=lambda e: e.name)
         for e in entries:
             rel = prefix + e.name
+            if rel in skip:
+                continue
             if e.is_symlink():
                 odd.append(f"{rel}: a symbolic link inside the site; not followed")
             elif e.is_dir(follow_symlinks=False):
@@ -66,12 +69,13 @@ def listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
     return out
 
 
-def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
+def file_checks(site: Path, listed: dict[str, str], skip: frozenset[str] = frozenset()) -> list[str]:
     """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
     "files"): a listed file missing or with other bytes, a file present but not listed
     (manifest.json itself excepted), or an entry that is not a regular file. One line each,
-    naming the file. Only the regular files found under `site` are read, whatever `listed` says."""
-    files, odd = tree(site)
+    naming the file. Only the regular files found under `site` are read, whatever `listed` says.
+    `skip`: entries at the top of `site` that are not the site's (an output's .git)."""
+    files, odd = tree(site, skip)
     return odd + listed_checks(files, listed)
 
 

@@ -28,7 +28,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import collector, numbers, publish, render
+from sitegen import collector, numbers, output_dir, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import declared, published
@@ -212,7 +212,7 @@ def verify(site: Path, source: Path | None = None) -> list[str]:
 
 
 def _verify(site: Path, source: Path | None) -> list[str]:
-    files, odd = tree(site)
+    files, odd = tree(site, frozenset([output_dir.GIT]))  # the repository a built output is published from is not the site's
     if MANIFEST not in files:
         return odd + [f"{site}: no regular file manifest.json (not a sitegen build)"]
     manifest, problems = read_manifest(files[MANIFEST].read_bytes())
