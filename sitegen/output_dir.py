@@ -13,7 +13,7 @@ build carries it over into the new output, with or without `--clean`. A `.git` a
 would be deleted with what holds it, and sitegen deletes no repository: the build refuses,
 even with `--clean`, until it is moved.
 
-It imports only the standard library and orjson (the no-op check imports it too).
+It imports only the standard library, orjson and sitegen's errors (the no-op check imports it too).
 """
 
 from __future__ import annotations
