@@ -680,7 +680,8 @@ def _write_figures(writer: publish.Writer, waiting: dict[str, str], outputs: dic
 
 
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
-          on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True, keep_workers: bool = True) -> BuildResult:
+          on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True, keep_workers: bool = True,
+          clean: bool = False) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
     it to inject failures; STAGES lists them); the output directory changes only in the last
     one, "swap".
@@ -693,14 +694,19 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
 
     `keep_workers` (the default): the figure workers stay for the process's next build (`sitegen
     serve`, a test suite). The command line builds once, and ends them once the figures are
-    drawn, so that the stages after it do not hold their memory."""
-    publish.check_output_dir(Path(out_dir), config.root)
+    drawn, so that the stages after it do not hold their memory.
+
+    An output holding entries its last build did not write (its manifest.json does not list
+    them) is refused, naming them, before any work and again at the swap; with `clean` they
+    are deleted with it. A `.git` at its top is carried over into the new output either way
+    (sitegen.output_dir)."""
+    publish.check_output_dir(Path(out_dir), config.root, clean)
     with publish.output_lock(Path(out_dir)), collector.working():  # one build at a time writes an output
-        return _build(config, Path(out_dir), on_stage, on_figure, cache, keep_workers)
+        return _build(config, Path(out_dir), on_stage, on_figure, cache, keep_workers, clean)
 
 
 def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
-           on_figure: Callable[[int, int], None] | None, cache: bool, keep_workers: bool) -> BuildResult:
+           on_figure: Callable[[int, int], None] | None, cache: bool, keep_workers: bool, clean: bool) -> BuildResult:
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -763,7 +769,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     try:
         env = render.environment(root / "templates", _template_dirs(config))
         made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces
-        writer = publish.Writer(Path(out_dir), publish.Made(*made) if made else None)
+        writer = publish.Writer(Path(out_dir), publish.Made(*made) if made else None, clean)
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.

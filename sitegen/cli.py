@@ -25,6 +25,10 @@ root_option = click.option(
     help="The site repository's root (holds content/, data/, templates/, assets/).")
 
 
+CLEAN_HELP = ("Delete what the output directory holds besides the files its last build wrote (without it, such files "
+              "are named and the build is refused); a .git at its top is kept either way.")
+
+
 def _fail(exc: SitegenError) -> None:
     click.echo(str(exc), err=True)
     sys.exit(1)
@@ -54,7 +58,8 @@ def _fail_unexpected(exc: Exception, debug: bool) -> None:
 @click.option("--no-cache", is_flag=True, help="Build everything from scratch: neither read nor write the build cache.")
 @click.option("--timings", is_flag=True, help="Also print each stage's seconds, as one JSON line on stdout.")
 @click.option("--review", is_flag=True, help="A review build: every page says it is not the published site, and is not to be indexed.")
-def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool, review: bool) -> None:
+@click.option("--clean", is_flag=True, help=CLEAN_HELP)
+def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool, review: bool, clean: bool) -> None:
     """Validate, compute, render and write the site."""
     started = time.perf_counter()
     out_dir = out if out is not None else root / "_site"
@@ -62,7 +67,9 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         # A no-op rebuild is answered here, before DuckDB, pydantic or Altair are imported.
         from sitegen import incremental
 
-        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review))
+        # A cache that cannot be used is not read at all: the build says why, and builds without it.
+        usable = incremental.unusable(root) is None
+        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review)) if usable else None
         if record is not None:
             seconds = time.perf_counter() - started
             _report_timings(timings, {incremental.KEY_STEP: seconds}, record["pages"], record["files"])
@@ -77,7 +84,8 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         if review:
             config = config.model_copy(update={"review": True})
         with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
-            result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache, keep_workers=False)
+            result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache, keep_workers=False,
+                               clean=clean)
     except SitegenError as exc:
         _fail(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer
@@ -100,14 +108,15 @@ def _report_timings(wanted: bool, seconds: dict[str, float], pages: int, files: 
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory [default: ROOT/_site].")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on, and only that one.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port (0: any free one).")
-def serve(root: Path, out: Path | None, host: str, port: int) -> None:
+@click.option("--clean", is_flag=True, help=CLEAN_HELP)
+def serve(root: Path, out: Path | None, host: str, port: int, clean: bool) -> None:
     """Build, serve with netlify.toml's headers, rebuild and reload the page on every change."""
     import threading
 
     from sitegen.serve import Preview
 
     try:
-        preview = Preview(root, out, host, port)
+        preview = Preview(root, out, host, port, clean=clean)
     except SitegenError as exc:
         _fail(exc)
     except OSError as exc:  # the port is taken, or the address is not this machine's
@@ -212,13 +221,14 @@ def verify(site: Path, source: Path | None) -> None:
 @root_option
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Directory for the paper's figures, tables and text.")
 @click.option("--no-cache", is_flag=True, help="Check and compute everything again: do not read the build cache.")
-def paper(root: Path, out: Path, no_cache: bool) -> None:
+@click.option("--clean", is_flag=True, help=CLEAN_HELP)
+def paper(root: Path, out: Path, no_cache: bool, clean: bool) -> None:
     """Write the figures, tables and sentences the paper requires ([tool.sitegen.paper])."""
     from sitegen.config import load_config
     from sitegen.paper import paper as run_paper
 
     try:
-        names, warnings = run_paper(load_config(root), out, cache=not no_cache)
+        names, warnings = run_paper(load_config(root), out, cache=not no_cache, clean=clean)
         for warning in warnings:
             click.echo(f"warning: {warning}", err=True)
     except SitegenError as exc:

@@ -35,7 +35,9 @@ def walk(top: str, rel_top: str, faults: list[Fault], skip: Callable[[str], bool
     is `rel_top`, "" for the base itself) and every folder below it, parents before children,
     in sorted order. A symlinked folder is listed among its parent's entries and not entered;
     an entry whose name `skip` accepts is left out (and not entered). A folder that cannot be
-    listed, or one deeper than MAX_FOLDER_DEPTH, is appended to `faults` and not entered."""
+    listed, or one deeper than MAX_FOLDER_DEPTH, is appended to `faults` and not entered. As
+    with os.walk's dirnames, a caller may remove entries from the list it is given to keep the
+    walk out of them."""
     stack = [(top, rel_top)]
     while stack:
         path, rel = stack.pop()

@@ -79,6 +79,7 @@ from sitegen import clock
 from sitegen.errors import BuildError
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
 from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
+from sitegen.output_dir import GIT
 
 CACHE_DIR = ".sitegen-cache"
 KEY_STEP, SAVE_STEP = "inputs key", "cache save"  # their names in a build's timings
@@ -222,16 +223,69 @@ class Cache:
             write_entry(self._path(kind, key), kind, key, [encode(value)])
             keep[kind] = max(n, keep.get(kind, 0))
         for kind, n in keep.items():  # each folder once, after its entries: linear in the entries
-            prune(self.dir / kind, n)
+            prune(self.dir, kind, n)
         self.pending.clear()
 
 
-def prune(folder: Path, keep: int) -> None:
-    """Delete all but the `keep` most recently used entries of a folder (one listing)."""
-    with os.scandir(folder) as it:
-        entries = sorted(((e.stat().st_mtime_ns, e.name) for e in it if e.name.endswith(ENTRY_SUFFIX)), reverse=True)
-    for _, name in entries[keep:]:
-        (folder / name).unlink(missing_ok=True)
+def prune(cache_dir: Path, kind: str, keep: int) -> None:
+    """Delete all but the `keep` most recently used entries of a kind's folder (one listing).
+    Only what the cache wrote is deleted: a regular file of that folder whose header names the
+    kind and the key its name holds. The folder is reached from the cache folder one segment at
+    a time, never through a symbolic link: one placed there since the build found none
+    (unusable) is not followed either, so nothing outside the cache is ever deleted."""
+    fd = _open_folder(cache_dir, kind)
+    if fd is None:
+        return
+    try:
+        with os.scandir(fd) as it:
+            entries = sorted(((e.stat(follow_symlinks=False).st_mtime_ns, e.name) for e in it
+                              if e.name.endswith(ENTRY_SUFFIX) and e.is_file(follow_symlinks=False)), reverse=True)
+        for _, name in entries[keep:]:
+            if _written_by_cache(fd, name, kind):
+                os.unlink(name, dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+HEADER_BYTES = 4096  # an entry's header line is far shorter: kind, key, a size per part, a SHA-256
+
+
+def _open_folder(cache_dir: Path, kind: str) -> int | None:
+    """A descriptor of cache_dir/<kind>, every segment opened without following a link; None
+    when one is missing or is not a folder."""
+    try:
+        fd = os.open(cache_dir, _FOLDER_FLAGS)
+    except OSError:
+        return None
+    for part in kind.split("/"):
+        try:
+            inner = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+        except OSError:
+            inner = None
+        os.close(fd)
+        if inner is None:
+            return None
+        fd = inner
+    return fd
+
+
+def _written_by_cache(folder_fd: int, name: str, kind: str) -> bool:
+    """Whether `name` in the folder is an entry the cache wrote there: a regular file (opened
+    without following a link, and without waiting on a FIFO) whose header line names `kind`
+    and the key its name holds."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder_fd)
+    except OSError:
+        return False
+    with open(fd, "rb") as fh:
+        try:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return False
+            header = orjson.loads(fh.readline(HEADER_BYTES))
+        except (OSError, orjson.JSONDecodeError):
+            return False
+    return isinstance(header, dict) and header.get("kind") == kind and header.get("key") == name.removesuffix(ENTRY_SUFFIX)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -485,7 +539,9 @@ def family_entry(digest: dict[str, str], files: list[SourceFile], outputs: Outpu
 
 def unusable(root: Path) -> str | None:
     """Why ROOT/.sitegen-cache cannot hold the cache, or None (also when it does not exist yet:
-    the first save makes it). A symbolic link is refused: pruning deletes inside it."""
+    the first save makes it). A symbolic link anywhere in it is refused: pruning deletes, and
+    saving writes, inside whatever it points to; and anything but a folder or a regular file
+    (a FIFO would hang the read of an entry)."""
     path = root / CACHE_DIR
     try:
         st = path.lstat()
@@ -499,6 +555,27 @@ def unusable(root: Path) -> str | None:
         return "is not a directory"
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         return "is not readable and writable"
+    try:
+        return _odd_entry(str(path), "")
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+
+
+def _odd_entry(folder: str, prefix: str) -> str | None:
+    """Why the cache cannot be used, for the first entry under `folder`, in name order, that is
+    a symbolic link or neither a folder nor a regular file; None when there is none. (The cache
+    is a few folders of small files: listing them costs a few milliseconds.)"""
+    with os.scandir(folder) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for e in entries:
+        rel = prefix + e.name
+        if e.is_symlink():
+            return f"holds a symbolic link, {rel}"
+        if e.is_dir(follow_symlinks=False):
+            if (found := _odd_entry(e.path, rel + "/")) is not None:
+                return found
+        elif not e.is_file(follow_symlinks=False):
+            return f"holds {rel}, which is neither a folder nor a regular file"
     return None
 
 
@@ -688,15 +765,20 @@ def output_intact(out_dir: Path, manifest_sha: str, index: Any = None) -> bool:
                 all(stat.S_IMODE(m[0]) == DIR_MODE for m in index["folders"].values())
         if not modes_as_built(out_dir):
             return False
-        return file_checks(out_dir, listed) == []
+        return file_checks(out_dir, listed, frozenset([GIT])) == []
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
 
 def modes_as_built(out_dir: Path) -> bool:
+    """Whether every file and folder of out_dir has the mode a build gives it (its .git, the
+    repository it is published from, aside: sitegen.output_dir)."""
     from sitegen.publish import DIR_MODE, FILE_MODE
 
     for dirpath, dirnames, filenames in os.walk(out_dir):
+        if dirpath == str(out_dir):
+            dirnames[:] = [d for d in dirnames if d != GIT]
+            filenames = [n for n in filenames if n != GIT]
         if stat.S_IMODE(os.stat(dirpath).st_mode) != DIR_MODE:
             return False
         if any(stat.S_IMODE(os.stat(os.path.join(dirpath, n)).st_mode) != FILE_MODE for n in filenames):

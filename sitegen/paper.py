@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from sitegen import figures as figures_mod
-from sitegen import publish
+from sitegen import incremental, publish
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.build import CACHE_DIR, checked_outputs
 from sitegen.config import CONFIG_FILE, SiteConfig
@@ -34,15 +34,16 @@ def forbidden_in(text: str) -> list[str]:
     return find_aggregate_fields_in_text(text) + sorted({m.group(0) for m in _PHRASE.finditer(text)})
 
 
-def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[list[str], list[str]]:
+def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True, clean: bool = False) -> tuple[list[str], list[str]]:
     """Write every required item into out_dir (replaced whole, like a site, and only when it is
-    empty or a sitegen output: its manifest names the generator). Returns the names, and what
+    empty or a sitegen output: its manifest names the generator; `clean`, as for a build: what
+    else it holds is deleted rather than refused). Returns the names, and what
     the user must know though the inputs are valid (the cache could not be read).
 
     Every check a build makes runs first, with the build cache read as `validate` reads it (a
     family whose key holds there passed these checks with these inputs and code: its entry's
     tables, figure data and texts are what a build publishes), never written."""
-    publish.check_output_dir(out_dir, config.root)  # a folder it must not replace is refused before any work
+    publish.check_output_dir(out_dir, config.root, clean)  # a folder it must not replace is refused before any work
     outputs, warnings = checked_outputs(config, cache=cache)
     figures = {f.name: f for o in outputs.values() for f in o.figures}
     tables = {t.stem: t for o in outputs.values() for t in o.tables}
@@ -75,7 +76,9 @@ def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[lis
         elif name in tables:
             t = tables[name]
             files[f"tables/{name}.csv"] = publish.table_files(t)[f"{t.stem}.csv"]  # the site's own bytes
-    drawn = figures_mod.render_all([figures[n] for n in required if n in figures], config.root / CACHE_DIR / "figures")
+    # the figure cache as the build's: not read without the cache, nor when it cannot be used
+    figure_cache = config.root / CACHE_DIR / "figures" if cache and incremental.unusable(config.root) is None else None
+    drawn = figures_mod.render_all([figures[n] for n in required if n in figures], figure_cache)
     for name, r in drawn.items():
         files[f"figures/{name}.svg"] = r.svg.encode("utf-8")
         files[f"figures/{name}.png"] = r.png
@@ -92,7 +95,7 @@ def paper(config: SiteConfig, out_dir: Path, *, cache: bool = True) -> tuple[lis
         raise BuildError("the paper would state a cross-domain aggregate, which the protocol forbids:\n" + "\n".join(bad))
 
     with publish.output_lock(out_dir):
-        writer = publish.Writer(out_dir)
+        writer = publish.Writer(out_dir, clean=clean)
         try:
             for rel, data in sorted(files.items()):
                 writer.write(rel, data)

@@ -44,8 +44,26 @@ def pool(preload: Sequence[str] = ()) -> ProcessPoolExecutor:
             ctx = multiprocessing.get_context("forkserver")
             if preload:
                 ctx.set_forkserver_preload(list(preload))
-            _POOL = ProcessPoolExecutor(max_workers=workers(), mp_context=ctx)
+            _POOL = ProcessPoolExecutor(max_workers=workers(), mp_context=ctx, initializer=_exit_with_parent)
         return _POOL
+
+
+def _exit_with_parent() -> None:
+    """In each worker, before its first job: exit as soon as the process that started the pool
+    ends, however it ends. A worker's parent is the forkserver, not that process, and neither
+    outlives it by itself: the forkserver exits only once every process it forked has (each
+    holds its "alive" pipe), and an idle worker waits on a job queue it holds both ends of. A
+    SIGKILLed build left its workers (a vl-convert runtime each, about 190 MB) running for good.
+    What a worker watches is the pipe multiprocessing keeps for it as its parent's sentinel,
+    whose other end the pool's own process holds: the kernel closes it when that process dies."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_when_ended, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _exit_when_ended(parent) -> None:
+    parent.join()  # returns when the sentinel is closed: the parent is gone
+    os._exit(1)
 
 
 def running_pool() -> ProcessPoolExecutor | None:

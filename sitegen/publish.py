@@ -50,7 +50,7 @@ from typing import BinaryIO, Callable, Iterable, Iterator
 
 import orjson
 
-from sitegen import __version__, disk_writer, numbers
+from sitegen import __version__, disk_writer, numbers, output_dir
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.disk_writer import DIR_MODE, FILE_MODE, TEXT_CHECKED
 from sitegen.errors import BuildError, Problem, shown_path
@@ -111,11 +111,12 @@ def is_sitegen_output(d: Path) -> bool:
     return isinstance(generator, str) and generator.startswith("sitegen ")
 
 
-def check_output_dir(out_dir: Path, root: Path) -> None:
+def check_output_dir(out_dir: Path, root: Path, clean: bool = False) -> None:
     """Refuse an output directory whose replacement would destroy something else, or fail
     halfway: the site repository itself (or a folder holding it), one of its input folders,
-    a mount point (it cannot be renamed), or an existing directory that is not a previous
-    sitegen output."""
+    a mount point (it cannot be renamed), an existing directory that is not a previous
+    sitegen output, or one that holds entries its last build did not write, unless `clean`
+    (output_dir: the swap checks again, on what it replaces)."""
     out, root = out_dir.resolve(), root.resolve()
     if out.exists() and not out.is_dir():
         raise BuildError(f"--out {out_dir} is a file, not a directory; sitegen will not replace it")
@@ -131,6 +132,8 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
     if out.is_dir() and any(out.iterdir()) and not is_sitegen_output(out):
         raise BuildError(f"--out {out_dir} exists, is not empty and is not a sitegen output (no manifest.json naming "
                          "sitegen as its generator); sitegen replaces its output directory whole, so it will not touch this one")
+    if out.is_dir():
+        output_dir.check_replaceable(out, out_dir, clean)
 
 
 def _unwritable(out_dir: Path, exc: OSError) -> BuildError:
@@ -327,8 +330,10 @@ class Writer:
     process of its own (disk_writer) while the build goes on: `files`, and every step that
     reads the staging directory, wait for all that was sent before them."""
 
-    def __init__(self, out_dir: Path, previous: Made | None = None):
+    def __init__(self, out_dir: Path, previous: Made | None = None, clean: bool = False):
         self.out_dir = out_dir.resolve()
+        # `clean`: the output may hold entries its last build did not write, deleted with it
+        self._given, self._clean = out_dir, clean
         # What the output being replaced was made from, and this build's own record of it
         self._previous = previous if previous is not None and self.out_dir.is_dir() else None
         self.made: dict[str, str] = {}  # group -> the key its files were made from (take)
@@ -338,7 +343,12 @@ class Writer:
         except OSError as exc:
             raise _unwritable(out_dir, exc) from None
         for stale in _leftovers(parent, STAGING_PREFIX, self.out_dir.name, PID_SUFFIX):
-            shutil.rmtree(stale, ignore_errors=True)
+            # killed mid-swap with the output's .git moved in: it goes back to the output it came from
+            retired = parent / f"{RETIRED_PREFIX}{stale.name.removeprefix(STAGING_PREFIX)}"
+            if os.path.lexists(stale / output_dir.GIT) and retired.is_dir():
+                output_dir.move_git(stale, retired)
+            if not os.path.lexists(stale / output_dir.GIT):  # a repository is never deleted
+                shutil.rmtree(stale, ignore_errors=True)
         for stale in _leftovers(parent, RETIRED_PREFIX, self.out_dir.name, PID_SUFFIX):
             if not self.out_dir.exists():  # a build killed mid-swap: this is the previous output
                 stale.rename(self.out_dir)
@@ -421,6 +431,8 @@ class Writer:
             raise BuildError(f"refusing to write {rel!r}: not {PLAIN_PATH}")
         if rel in self._claimed:
             raise BuildError(f"two outputs claim the same file: {rel}")
+        if output_dir.is_git(rel):
+            raise BuildError(f"refusing to write {rel}: the output's {output_dir.GIT} is the repository it is published from")
         self._claimed.add(rel)
 
     def take(self, group: str, key: str | None, rel: str) -> bool:
@@ -541,15 +553,22 @@ class Writer:
 
     def commit(self) -> None:
         """Swap the staging directory into place. Each rename is atomic; between them the old
-        output is still on disk under its retired name, and removed only after the swap."""
+        output is still on disk under its retired name, and removed only after the swap. What
+        it holds besides what its build wrote is checked there, where nothing more can be
+        added to it by its path (output_dir); its .git is moved into the new output."""
         self.finish()
-        retired = None
+        retired, moved = None, False
         if self.out_dir.exists():
             retired = self.out_dir.parent / f"{RETIRED_PREFIX}{self.out_dir.name}-{os.getpid()}"
             self.out_dir.rename(retired)
         try:
+            if retired is not None:
+                output_dir.check_replaceable(retired, self._given, self._clean)
+                moved = output_dir.move_git(retired, self.staging)
             self.staging.rename(self.out_dir)
         except BaseException:
+            if moved:
+                output_dir.move_git(self.staging, retired)
             if retired is not None:  # put the previous output back before reporting the failure
                 retired.rename(self.out_dir)
             raise

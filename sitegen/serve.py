@@ -360,10 +360,11 @@ class Preview:
     until its stop event is set, `close()` stops serving."""
 
     def __init__(self, root: Path, out: Path | None, host: str, port: int, *,
-                 stdout: TextIO | None = None, stderr: TextIO | None = None):
+                 stdout: TextIO | None = None, stderr: TextIO | None = None, clean: bool = False):
         self.root = Path(root).resolve()
         given = Path(out) if out is not None else self.root / "_site"
-        publish.check_output_dir(given, self.root)  # a wrong --out is refused now, not after a build
+        self.clean = clean  # every rebuild, as `sitegen build --clean`
+        publish.check_output_dir(given, self.root, clean)  # a wrong --out is refused now, not after a build
         self.out = given.resolve()
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
@@ -385,7 +386,7 @@ class Preview:
         try:
             rules = load_header_rules(self.root)
             with progress.for_terminal(self.stderr) as shown:
-                result = build(load_config(self.root), self.out, on_stage=shown.stage, on_figure=shown.figures)
+                result = build(load_config(self.root), self.out, on_stage=shown.stage, on_figure=shown.figures, clean=self.clean)
         except SitegenError as exc:
             problems = str(exc)
         except Exception:  # a bug in a stage, not bad input: show it, keep serving

@@ -17,15 +17,19 @@ from sitegen.publish import json_bytes
 MANIFEST = "manifest.json"
 
 
-def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
+def tree(site: Path, skip: frozenset[str] = frozenset(), unread: list[str] | None = None) -> tuple[dict[str, Path], list[str]]:
     """The regular files under `site` by relative path, found without following a symbolic
     link; and one line for each entry that is not a regular file or a directory, and for each
-    folder that cannot be listed or lies too deep (sitegen.folders)."""
+    folder that cannot be listed or lies too deep (sitegen.folders). `skip`: entries at the top
+    of `site` left out, whatever they are (and never entered). `unread`, when given, receives the
+    folders that were not read, by relative path."""
     files: dict[str, Path] = {}
     odd: list[str] = []
     faults: list[folders.Fault] = []
     for _path, rel, entries in folders.walk(str(site), "", faults):
         prefix = f"{rel}/" if rel else ""
+        if not rel and skip:
+            entries[:] = [e for e in entries if e.name not in skip]
         for e in entries:
             name = prefix + e.name
             if e.is_symlink():
@@ -37,6 +41,8 @@ def tree(site: Path) -> tuple[dict[str, Path], list[str]]:
             else:
                 odd.append(f"{name}: not a regular file; not read")
     odd += [f"{f.rel}: expected {f.expected}; found {f.found}" for f in faults]
+    if unread is not None:
+        unread += [f.rel for f in faults]
     return files, sorted(odd)  # by path, whichever walk found each
 
 
@@ -66,12 +72,13 @@ def listed_checks(files: dict[str, Path], listed: dict[str, str]) -> list[str]:
     return out
 
 
-def file_checks(site: Path, listed: dict[str, str]) -> list[str]:
+def file_checks(site: Path, listed: dict[str, str], skip: frozenset[str] = frozenset()) -> list[str]:
     """Every file under `site` against `listed` (path -> SHA-256, as in manifest.json's
     "files"): a listed file missing or with other bytes, a file present but not listed
     (manifest.json itself excepted), or an entry that is not a regular file. One line each,
-    naming the file. Only the regular files found under `site` are read, whatever `listed` says."""
-    files, odd = tree(site)
+    naming the file. Only the regular files found under `site` are read, whatever `listed` says.
+    `skip`: entries at the top of `site` that are not the site's (an output's .git)."""
+    files, odd = tree(site, skip)
     return odd + listed_checks(files, listed)
 
 

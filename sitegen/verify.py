@@ -34,7 +34,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from sitegen import amendments, collector, numbers, publish, render
+from sitegen import amendments, collector, numbers, output_dir, publish, render
 from sitegen.site_files import MANIFEST, listed_checks, tree
 from sitegen.errors import InputError, Problem, short_repr
 from sitegen.families import declared, published
@@ -206,7 +206,10 @@ def verify(site: Path, source: Path | None = None) -> list[str]:
 
 
 def _verify(site: Path, source: Path | None) -> list[str]:
-    files, odd = tree(site)
+    unread: list[str] = []
+    files, odd = tree(site, frozenset([output_dir.GIT]), unread)  # the repository a built output is published from is not the site's
+    if unread:  # what it holds would be reported missing, file by file: the folder is the one problem
+        return odd
     if MANIFEST not in files:
         return odd + [f"{site}: no regular file manifest.json (not a sitegen build)"]
     manifest, problems = read_manifest(files[MANIFEST].read_bytes())

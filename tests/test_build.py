@@ -24,8 +24,9 @@ def fake_previous_site(out) -> dict[str, str]:
     (out / "canonic" / "old-domain").mkdir(parents=True)
     (out / "index.html").write_text("<!doctype html><title>the previous site</title>\n", encoding="utf-8")
     (out / "canonic" / "old-domain" / "board.csv").write_text("domain,band\nold-domain,1\n", encoding="utf-8")
-    (out / "manifest.json").write_text(json.dumps({"generator": "sitegen 0.1.0", "files": {}}), encoding="utf-8")
     (out / "keep.bin").write_bytes(bytes(range(256)))
+    files = hash_tree(out)  # every file its build wrote, as its manifest lists them
+    (out / "manifest.json").write_text(json.dumps({"generator": "sitegen 0.1.0", "files": files}), encoding="utf-8")
     return hash_tree(out)
 
 

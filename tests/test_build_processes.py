@@ -4,6 +4,14 @@ asks, and a file of disk_writer.STREAM_BYTES or more is checked by the build and
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from sitegen import disk_writer, publish
@@ -11,7 +19,7 @@ from sitegen.build import WRITING, WRITING_CPU, build
 from sitegen.config import load_config
 from sitegen.errors import BuildError
 
-from conftest import copy_site, hash_tree, leftovers_beside, read_sweep, write_sweep
+from conftest import COMMAND_SECONDS, copy_site, hash_tree, leftovers_beside, read_sweep, scaled, write_sweep
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +152,6 @@ def test_a_familys_figures_are_drawn_as_it_hands_them_over_one_job_per_worker_at
     the screens the build waits for: at most one job per worker is handed to them at a time, so
     that a job submitted meanwhile starts after one figure, not after every figure queued. The
     figures are the same as drawn one by one."""
-    import time
 
     from sitegen import figures, incremental, parallel
 
@@ -182,3 +189,93 @@ def test_a_familys_figures_are_drawn_as_it_hands_them_over_one_job_per_worker_at
     assert most[0] <= parallel.workers()
     for fig in first + second:
         assert drawn[fig.name] == figures.render(fig)
+
+
+# --------------------------------------------------------------------------- a build killed
+
+
+# A build that stops as its figures stage begins (its figure workers started as it loaded, its
+# writer process since the render stage) and says so on stdout, to be SIGKILLed there: no
+# cleanup code of any kind runs in it.
+STOPPED_AT_FIGURES = """
+import sys, time
+from pathlib import Path
+from sitegen.build import build
+from sitegen.config import load_config
+
+def hook(name):
+    if name == "figures":
+        print("figures", flush=True)
+        time.sleep(3600)
+
+build(load_config(Path(sys.argv[1])), Path(sys.argv[2]), on_stage=hook, cache=False)
+"""
+
+
+def _processes() -> dict[int, tuple[int, bytes]]:
+    """pid -> (parent pid, command line) of every process that is not a zombie."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            state, ppid = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+            cmdline = (proc / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if state != "Z":
+            found[int(proc.name)] = (int(ppid), cmdline)
+    return found
+
+
+def _descendants(pid: int) -> dict[int, bytes]:
+    procs, out, todo = _processes(), {}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child, (ppid, cmdline) in procs.items():
+            if ppid == parent and child not in out:
+                out[child] = cmdline
+                todo.append(child)
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc, as on Linux")
+def test_a_sigkilled_build_leaves_neither_its_figure_workers_nor_its_writer_running(canonic, tmp_path):
+    """The figure workers (a vl-convert runtime each, about 190 MB) are forked by the
+    multiprocessing forkserver, not by the build: when the build is SIGKILLed they must go too,
+    and so must the forkserver, the resource tracker and the writer process, within seconds."""
+    from sitegen import parallel
+
+    if parallel.workers() < 2:
+        pytest.skip("one worker: figures are drawn in the build's own process")
+    root, _ = canonic
+    stderr = tmp_path / "stderr"
+    with open(stderr, "wb") as err:
+        build_proc = subprocess.Popen([sys.executable, "-c", STOPPED_AT_FIGURES, str(root), str(tmp_path / "out")],
+                                      stdout=subprocess.PIPE, stderr=err)
+    left: dict[int, bytes] = {}
+    try:
+        ready, _, _ = select.select([build_proc.stdout], [], [], COMMAND_SECONDS)
+        assert ready and build_proc.stdout.readline() == b"figures\n", stderr.read_text()
+        started = _descendants(build_proc.pid)
+        servers = [pid for pid, cmd in started.items() if b"multiprocessing.forkserver" in cmd and
+                   _processes()[pid][0] == build_proc.pid]
+        workers = [pid for pid in started if servers and _processes().get(pid, (0,))[0] == servers[0]]
+        writers = [pid for pid, cmd in started.items() if b"sitegen.disk_writer" in cmd]
+        assert len(servers) == 1 and len(workers) == parallel.workers() and len(writers) == 1, started
+        os.kill(build_proc.pid, signal.SIGKILL)
+        build_proc.wait()
+        deadline = time.monotonic() + scaled(30)
+        while (left := {pid: cmd for pid, cmd in started.items() if pid in _processes()}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, f"still running 30 s after the build was killed: {sorted(left)} {sorted(set(left.values()))}"
+    finally:
+        if build_proc.poll() is None:
+            build_proc.kill()
+            build_proc.wait()
+        for pid in left:  # what this test started and the fix did not end
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        build_proc.stdout.close()

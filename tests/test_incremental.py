@@ -208,8 +208,8 @@ def test_an_output_edited_by_hand_is_rebuilt_not_trusted(site, tmp_path):
     out = tmp_path / "out"
     before = tree(out)
     (out / "index.html").write_text("defaced", encoding="utf-8")
-    (out / "stray.html").write_text("not ours", encoding="utf-8")
-    result = build(load_config(site), out)
+    (out / "stray.html").write_text("not ours", encoding="utf-8")  # refused without --clean (tests/test_output_safety.py)
+    result = build(load_config(site), out, clean=True)
     assert not result.up_to_date
     assert tree(out) == before
 
@@ -955,3 +955,56 @@ def test_a_no_op_reads_only_the_manifest_when_nothing_was_touched(site, tmp_path
     index = incremental._records(site)[str(out.resolve())]["stat"]
     racy = {rel for rel, known in index["files"].items() if not incremental._settled(index, known)}
     assert "manifest.json" in read and set(read) <= racy | {"manifest.json"} and len(read) <= 5, read
+
+
+@pytest.mark.parametrize("linked", ["families", "pages/vignette"])
+def test_a_symbolic_link_inside_the_cache_is_built_without_the_cache_and_nothing_it_points_to_is_deleted(site, tmp_path, linked):
+    """A folder of .sitegen-cache that is a symbolic link to a folder outside the repository:
+    saving the cache used to prune entries there (all but the newest few *.entry files of each
+    kind's folder), deleting files outside the repository. The cache is not used at all, with a
+    warning, as for a cache folder that cannot be used; whatever the link points to is left
+    as it was, and the output is the cold build's."""
+    from conftest import run_cli
+
+    cache, outside = site / incremental.CACHE_DIR, tmp_path / "outside"
+    shutil.move(cache / linked, outside)
+    for kind in ("vignette", "nextchapter", ""):  # entries by the name a kind's folder there would prune
+        (outside / kind).mkdir(exist_ok=True)
+        for i in range(10):
+            (outside / kind / f"{i:064x}{incremental.ENTRY_SUFFIX}").write_text(f"someone else's {i}\n", encoding="utf-8")
+    (cache / linked).symlink_to(outside, target_is_directory=True)
+    before = hash_tree(outside)
+    # every family computed and its pages rendered again: their entries saved, their folders pruned
+    config = site / "pyproject.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "\n[tool.sitegen.limits]\nmax_records = 9000000\n", encoding="utf-8")
+    out = tmp_path / "out"
+    done = run_cli("build", "--root", str(site), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert hash_tree(outside) == before, "the build wrote or deleted files outside the repository"
+    assert done.stderr == f"warning: the build cache .sitegen-cache/ holds a symbolic link, {linked}: built without it\n"
+    assert (cache / linked).is_symlink()
+    assert_same_as_cold(site, out, tmp_path)
+    checked = run_cli("validate", "--root", str(site))
+    assert checked.returncode == 0 and checked.stderr == (f"warning: the build cache .sitegen-cache/ holds a symbolic link, "
+                                                          f"{linked}: checked without it\n"), checked.stderr
+
+
+def test_pruning_deletes_only_regular_files_the_cache_wrote(tmp_path):
+    """Of a kind's folder, prune deletes only entries the cache wrote (a regular file whose
+    header names the kind and the key its name holds): not a symbolic link, nor what it points
+    to, nor a file merely named like an entry."""
+    cache = incremental.Cache(tmp_path)
+    folder = tmp_path / incremental.CACHE_DIR / "pages" / "authored"
+    for i in range(4):
+        cache.put("pages/authored", f"{i:064x}", {"x": str(i)}, keep=2)
+    cache.save()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("outside the cache\n", encoding="utf-8")
+    (folder / f"{'a' * 64}{incremental.ENTRY_SUFFIX}").symlink_to(victim)
+    (folder / f"{'b' * 64}{incremental.ENTRY_SUFFIX}").write_text("not an entry\n", encoding="utf-8")
+    for p in folder.iterdir():  # older than what comes next
+        os.utime(p, ns=(10**18, 10**18), follow_symlinks=False)
+    cache.put("pages/authored", "c" * 64, {"x": "new"}, keep=1)
+    cache.save()
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{k}{incremental.ENTRY_SUFFIX}" for k in ("a" * 64, "b" * 64, "c" * 64))
+    assert victim.read_text(encoding="utf-8") == "outside the cache\n"

@@ -145,12 +145,10 @@ def test_an_unreadable_folder_inside_a_site_given_to_verify_is_one_line_naming_i
     assert build_cli(site, out).returncode == 0
     figures = next(p for p in sorted(out.rglob("*")) if p.is_dir() and any(p.iterdir()))
     rel = figures.relative_to(out).as_posix()
-    listed = sorted(p.relative_to(out).as_posix() for p in figures.rglob("*") if p.is_file())
     with unreadable(monkeypatch, figures):
         lines = failed(run_cli("verify", str(out)))
-    assert lines[0] == f"{rel}: {UNREADABLE_FOLDER}"
-    # what it holds is not there to check: each listed file missing, nothing recomputed from it
-    assert lines[1:1 + len(listed)] == [f"{f}: listed in manifest.json but missing" for f in listed]
+    # the folder is the problem: each file it holds is not reported again as missing
+    assert lines == [f"{rel}: {UNREADABLE_FOLDER}"]
 
 
 def test_folders_nested_a_thousand_deep_are_one_line_naming_the_folder_in_build_validate_and_verify(site, tmp_path):
