@@ -147,7 +147,7 @@ def test_a_ranked_board_of_few_prompts_says_how_many_distinct_resamples_its_inte
     four = next(b for b, n in sizes.items() if n == 4)
     page = _text(out / FID / "boards" / four / "index.html")
     assert (f"With 4 prompts the bootstrap can draw at most {comb(7, 4)} distinct resamples of them, so its 10,000 draws "
-            f"repeat them: each interval rests on those {comb(7, 4)}.") in page
+            f"repeat them: no interval here rests on more than {comb(7, 4)}.") in page
     overall = _text(out / FID / "boards" / "overall" / "index.html")
     assert "distinct resamples" not in overall  # 32 prompts: far more distinct resamples than draws
     method = _text(out / FID / "method" / "index.html")
