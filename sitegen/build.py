@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import amendments, collector, incremental, numbers, publish, render, site_files, site_index
+from sitegen import aggregate_scope, amendments, collector, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
@@ -100,12 +100,15 @@ def _load(config: SiteConfig, keys: dict[str, str] | None = None, cache: increme
     claimed += tuple(f"{amendments.log_dir(fid)}/" for fid in config.families)
     paths = [p for p in discover(root, "content", (".md",)) if not rel_path(root, p).startswith(claimed)]
     docs = [d for p in paths if (d := read_markdown(root, p, loaded, config.limits.max_file_bytes))]
+    # The site's own prose speaks for every family it publishes: held to the rule when one of
+    # them forbids an aggregate (aggregate_scope).
+    prose_checked = bool(aggregate_scope.guarded({fid: families[fid] for fid in config.families if fid in families}))
     for d in docs:
         if "title" not in d.meta:
             loaded.problems.append(Problem(d.source.rel, 1, "title", "a title in the front matter", "none"))
         elif fault := name_fault(d.meta["title"]):  # a title names its page on every list of pages
             loaded.problems.append(Problem(d.source.rel, d.meta_lines["title"], "title", fault[0].replace("a name", "a title", 1), fault[1]))
-        for i, line in enumerate(d.body.split("\n")):
+        for i, line in enumerate(d.body.split("\n") if prose_checked else ()):
             for name in find_aggregate_fields_in_text(line):
                 loaded.problems.append(Problem(d.source.rel, d.body_line + i, "", "no cross-domain aggregate field in published text", name))
     intake = Intake(loaded, docs)
@@ -151,6 +154,27 @@ def _is_family_entry(entry: Any) -> bool:
 def _family(config: SiteConfig, fid: str):
     """The family `fid` of this site (installed, or declared by its configuration file)."""
     return for_site(config.root, config.families)[fid]
+
+
+def _guarded(config: SiteConfig) -> set[str]:
+    """The site's families whose protocol forbids an aggregate (aggregate_scope)."""
+    return aggregate_scope.guarded(for_site(config.root, config.families))
+
+
+def _title_source(config: SiteConfig, fid: str) -> tuple[str, str]:
+    """Where a family's title (and id) is written: a declared benchmark's in its benchmark.toml."""
+    family = _family(config, fid)
+    if isinstance(family, declared.Declared):
+        return f"content/{fid}/{declared.CONFIG_NAME}", "$.title"
+    return "pyproject.toml", "$.tool.sitegen.families"
+
+
+def _checked_paths(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outputs]) -> set[str]:
+    """The output paths the writer checks for aggregate fields (aggregate_scope.checked_paths)."""
+    owner = {name: fid for fid, o in outputs.items() for name in o.fragments}
+    md = render.markdown_renderer()
+    placed = [(doc_output_path(d.source.rel), [owner[n] for n in render.placements(md, d.body).values() if n in owner]) for d in docs]
+    return aggregate_scope.checked_paths(outputs, _guarded(config), placed)
 
 
 def _template_dirs(config: SiteConfig) -> list[Path]:
@@ -219,6 +243,9 @@ def _family_outputs(config: SiteConfig, intake: Intake, compute: Callable[[str],
             entry = incremental.family_entry(digest, intake.read[fid], _light(outputs[fid]))
             if entry:
                 cache.put(f"families/{fid}", keys[fid], entry)
+    guarded = _guarded(config)
+    if problems := aggregate_scope.header_problems(config.title, outputs, guarded, lambda fid: _title_source(config, fid)):
+        raise InputError(problems)
     complete = {fid: o for fid, o in outputs.items() if fid not in intake.cached}
 
     def full(fid: str) -> Outputs:
@@ -770,6 +797,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         env = render.environment(root / "templates", _template_dirs(config))
         made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces
         writer = publish.Writer(Path(out_dir), publish.Made(*made) if made else None, clean)
+        writer.checked = _checked_paths(config, intake.docs, outputs).__contains__
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
             # time, not the site): the render stage's time includes writing the pages.
@@ -785,6 +813,10 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             _write_figures(writer, waiting, outputs, drawn)
             # last: the downloads page and SHA256SUMS list the bytes of everything written above
             stage("index")
+            # What a guarded family gives the shared files, checked once its own files are (the
+            # wait for the writer): a field its pages show too is reported at the page.
+            _ = writer.files
+            aggregate_scope.refuse_contributions(outputs, _guarded(config), BuildError)
             site = _site_context(config, outputs)
             index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_parts(env, site, page),
                                                  incremental.code_key() if cache else None)

@@ -50,7 +50,9 @@ TEXT_CHECKED = (".html", ".svg", ".xml", ".txt")
 
 _FRAME = struct.Struct("<BIQ")  # what, the path's length, the data's length
 _REPLY = struct.Struct("<Q")  # the length of the JSON reply that follows
-_WRITE, _SYNC, _END, _WRITE_CHECKED = 1, 2, 3, 4
+# _WRITE: a file to check and write; _WRITE_PLAIN: one to write unchecked (no family whose protocol
+# forbids an aggregate made it); _WRITE_CHECKED: one already checked (or not to be), streamed
+_WRITE, _SYNC, _END, _WRITE_CHECKED, _WRITE_PLAIN = 1, 2, 3, 4, 5
 _PIPE_BYTES = 1 << 20  # the pipe's buffer: the build sends up to this much ahead of the writer
 # A file this large is checked by the build, which holds its text already, and streamed to disk
 # by the writer as it arrives, never held whole in it (the downloads page at 1000x data is
@@ -64,7 +66,8 @@ _F_SETPIPE_SZ = 1031  # Linux's fcntl to set it
 
 
 def check_no_aggregate(rel: str, data: bytes, text: str | None = None) -> None:
-    """The last door of the no-overall-score rule: nothing written may carry such a field.
+    """The last door of the no-overall-score rule: no file of a family whose protocol forbids
+    an aggregate may carry such a field (the build says which files: publish.Writer.checked).
     `text`: for a text file, the text `data` encodes (not decoded again)."""
     if rel.endswith(".json"):
         # A raw record is published byte for byte, with the byte-order mark its reader allowed.
@@ -219,12 +222,13 @@ def serve(config: dict) -> None:
         data = inp.read(n_data)
         if len(data) < n_data:
             return
-        if what == _WRITE:
+        if what in (_WRITE, _WRITE_PLAIN):
             if failure is not None:
                 continue  # the build stops at the next sync: the rest is never published
             started = time.perf_counter()
             try:
-                check_no_aggregate(rel, data)
+                if what == _WRITE:
+                    check_no_aggregate(rel, data)
                 sha = hashlib.sha256(data).hexdigest()
                 checked, checked_cpu = time.perf_counter(), time.process_time()
                 checks_s += checked - started
@@ -301,13 +305,15 @@ class DiskWriter:
         self.check_seconds = 0.0  # and checking and hashing them
         self.ended = False
 
-    def put(self, rel: str, data: bytes, text: str | None = None) -> None:
-        """Send a file; `text`: for a text file, the text `data` encodes. A file of STREAM_BYTES
-        or more is checked here and streamed (see STREAM_BYTES)."""
+    def put(self, rel: str, data: bytes, text: str | None = None, checked: bool = True) -> None:
+        """Send a file; `text`: for a text file, the text `data` encodes; `checked`: whether the
+        aggregate-field check reads it. A file of STREAM_BYTES or more is checked here and
+        streamed (see STREAM_BYTES)."""
         path = rel.encode("utf-8")
-        what = _WRITE
+        what = _WRITE if checked else _WRITE_PLAIN
         if len(data) >= STREAM_BYTES:
-            check_no_aggregate(rel, data, text)
+            if checked:
+                check_no_aggregate(rel, data, text)
             what = _WRITE_CHECKED
         self._send([_FRAME.pack(what, len(path), len(data)) + path, data])
 

@@ -383,6 +383,9 @@ class Writer:
         self._seconds = 0.0
         self._cpu_seconds = 0.0  # the processor's part of _seconds: not the waits for the writer process or a core
         self._check_seconds = 0.0
+        # Which files the aggregate-field check reads, by output path: the build makes it those
+        # of the families whose protocol forbids an aggregate. Every file, until it is set.
+        self.checked: Callable[[str], bool] = lambda rel: True
 
     @property
     def files(self) -> dict[str, str]:
@@ -410,11 +413,11 @@ class Writer:
 
     def write(self, rel: str, data: bytes, text: str | None = None) -> None:
         """Write DATA at REL: sent to the writer process, which checks it for aggregate fields
-        and puts it on disk. A failure there is raised by the next step that waits for it.
-        `text`: for a text file, the text DATA encodes (write_text)."""
+        (when `checked` says so) and puts it on disk. A failure there is raised by the next
+        step that waits for it. `text`: for a text file, the text DATA encodes (write_text)."""
         started, started_cpu = time.perf_counter(), time.thread_time()
         self._claim(rel)
-        self._writer.put(rel, data, text)
+        self._writer.put(rel, data, text, self.checked(rel))
         self.sizes[rel] = len(data)
         self._unsynced += 1
         if self._unsynced == SYNC_EVERY:  # the writer process holds the hashes until asked
@@ -512,6 +515,7 @@ class Writer:
         lines, cut after a line break: no field-like token spans one, so it finds what it
         would in the whole text. A file with such a field fails the build, as write() does."""
         sha, size, found, carry = hashlib.sha256(), 0, set(), ""
+        scan = self.checked(rel)
         with self._created(rel) as fh:
             for piece in itertools.chain(pieces, [None]):  # None: the end, where the last line is taken whole
                 text = carry + piece if piece is not None else carry
@@ -520,7 +524,8 @@ class Writer:
                 if not lines:
                     continue
                 started = time.perf_counter()
-                found.update(find_aggregate_fields_in_text(lines))
+                if scan:
+                    found.update(find_aggregate_fields_in_text(lines))
                 data = lines.encode("utf-8")
                 sha.update(data)
                 checked, checked_cpu = time.perf_counter(), time.thread_time()

@@ -182,7 +182,8 @@ def test_every_board_number_is_the_logged_scores_recomputed(built):
             w = want[(category.capitalize(), r["model"])]
             assert float(r["score"]) == pytest.approx(w["score"], abs=1e-9)
             assert (int(r["scored"]), int(r["failed"])) == (w["scored"], w["failed"])
-            assert float(r["low"]) <= float(r["score"]) <= float(r["high"])
+            # three prompts a board, below boards.min_prompts (4): a score, with no interval or rank
+            assert (r["low"], r["high"], r["rank_best"]) == ("", "", "")
 
 
 def test_a_later_log_never_replaces_an_earlier_one_the_earlier_sweep_stays_published(built):

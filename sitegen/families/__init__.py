@@ -133,7 +133,8 @@ class Outputs:
     # sentence), synthetic (a bool), nav ([(part, [(label, href)])], parts from home, boards,
     # method, evidence, data) and result ({dated, date, boards: [{number, name, href, first,
     # and optionally ranked and entrants, the counts of ranked rows and of rows: a board with
-    # one ranked row names it as the only one, not as first}]}), and dated_until (optional): the
+    # one ranked row names it as the only one, not as first; and optionally unranked, why a
+    # board ranks no row, such as "1 prompt: too few prompts to rank"}]}), and dated_until (optional): the
     # latest date its inputs hold, YYYY-MM-DD. A cached result dated after the build's date
     # (sitegen.clock) is not used: the family is checked again, and refuses the future date.
     summary: dict[str, Any] = field(default_factory=dict)
@@ -163,6 +164,11 @@ class Family(Protocol):
     # Optional: a folder of templates shipped with the family's package, looked up after the
     # site's templates/ (so a site overrides one by name). Absent or None: the site's only.
     # templates: str | None
+    # Optional: True when the family's protocol forbids a cross-domain aggregate (Canonic's
+    # "no overall score"). Its files are then refused if they carry a field that could hold
+    # one (sitegen.aggregate), and so is what it gives the site's shared pages. Absent: False,
+    # for the rule is a protocol's, never the site's (forbids_aggregate()).
+    # forbids_aggregate: bool
 
     def load(self, root, loaded, limits) -> Any: ...
     # Optional: log_check(root, loaded, limits), the family's checks on its amendment log's
@@ -194,6 +200,7 @@ class PythonFamily:
     # amendment` (sitegen.amendments).
     amendment_fields: tuple[tuple[str, str], ...] = ()
     _log_check: str | None = None  # "module:function" of log_check(root, loaded, limits), if any
+    forbids_aggregate: bool = False  # its protocol forbids a cross-domain aggregate (Family)
 
     def load(self, root, loaded, limits):
         return _named(self._load)(root, loaded, limits)
@@ -240,6 +247,7 @@ class Registered:
     # The family's log_check, as "module:function" (PythonFamily._log_check): run on every
     # build, so declared here, where calling it does not import the family's package.
     _log_check: str | None = None
+    forbids_aggregate: bool = False  # as the family says (Family), known without importing it
 
     def log_check(self, root, loaded, limits) -> None:
         if self._log_check is not None:
@@ -261,6 +269,11 @@ def published(family: "Family", results: Any, note: Callable[[], str]) -> Output
     words = note()
     return replace(o, tables=[replace(t, synthetic=True) for t in o.tables],
                    figures=[replace(f, synthetic_note=words) for f in o.figures])
+
+
+def forbids_aggregate(family: "Family") -> bool:
+    """Whether FAMILY's protocol forbids a cross-domain aggregate (Family.forbids_aggregate)."""
+    return bool(getattr(family, "forbids_aggregate", False))
 
 
 def template_dirs(families) -> list[Path]:

@@ -15,7 +15,8 @@ def _templates(fid: str) -> str:
     return str(_HERE / fid / "templates")  # holds templates/<fid>/*.html, named "<fid>/board.html"
 
 
-canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md"), None, "sitegen.families.canonic", _templates("canonic"))
+canonic = Registered("canonic", ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md"), None, "sitegen.families.canonic", _templates("canonic"),
+                     forbids_aggregate=True)
 chronicle = Registered("chronicle", ("data/chronicle/", "content/chronicle/"), "chronicle", "sitegen.families.chronicle", _templates("chronicle"),
-                       "sitegen.families.chronicle.published:check_log")
+                       "sitegen.families.chronicle.published:check_log", forbids_aggregate=True)
 nextchapter = Registered("nextchapter", ("data/nextchapter/", "content/nextchapter/amendments/*.md"), None, "sitegen.families.nextchapter", _templates("nextchapter"))

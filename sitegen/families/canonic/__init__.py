@@ -15,6 +15,7 @@ class Canonic:
     # amendment log is the family's own input (sitegen.amendments).
     inputs = ("data/canonic/", "content/canonic/bibles/*.md", "content/canonic/amendments/*.md")
     content_dir = None  # its method page and Show Bibles are ordinary pages
+    forbids_aggregate = True  # the protocol: no overall score, and no field that could hold one
 
     def load(self, root, loaded, limits):
         from sitegen.families.canonic.validate import load_canonic

@@ -15,7 +15,8 @@ AMENDMENT_FIELDS = (
 )
 
 _M = "sitegen.families.chronicle"
-# content/chronicle/ (the protocol and the amendment log) is this family's input.
+# content/chronicle/ (the protocol and the amendment log) is this family's input. Its three
+# boards are never blended, so no aggregate across them may be published either.
 FAMILY = PythonFamily("chronicle", "ChronicleBench", ("data/chronicle/", "content/chronicle/"), "chronicle",
                       f"{_M}.validate:load_chronicle", f"{_M}.compute:compute", f"{_M}.pages:outputs",
-                      f"{_M}.models:ARTIFACT_KINDS", AMENDMENT_FIELDS, f"{_M}.published:check_log")
+                      f"{_M}.models:ARTIFACT_KINDS", AMENDMENT_FIELDS, f"{_M}.published:check_log", forbids_aggregate=True)

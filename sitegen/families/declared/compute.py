@@ -7,11 +7,17 @@ however many of its iterations were scored); a 95% percentile bootstrap interval
 resamples prompts, each drawn with all its iterations (stats.percentile_bootstrap over the
 prompt means, seeded with stats.derive_seed(sweep id, model id, board id)); and, among the rows
 that pass the gate, the pairwise rank range (stats.rank_ranges).
+
+A board of fewer prompts than boards.min_prompts is not ranked: its rows keep their scores and
+counts, with no interval and no rank range, since a bootstrap over n prompts can draw only
+C(2n-1, n) distinct resamples (one for a single prompt) and, below four prompts, the
+percentile interval is the range of the prompt scores.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 
 import numpy as np
 
@@ -50,6 +56,24 @@ class Board:
     label: str
     prompts: list[str]
     rows: list[Row]  # published by score, then model id; then withheld by name
+    ranked: bool = True  # at least boards.min_prompts prompts: intervals and rank ranges computed
+    overall: bool = False  # the board across every other, published by the benchmark's choice
+
+    @property
+    def resamples(self) -> int:
+        """How many distinct resamples (multisets of its prompts) a bootstrap over the board's
+        prompts can draw: C(2n-1, n). A row with fewer prompts scored draws from fewer."""
+        n = len(self.prompts)
+        return comb(2 * n - 1, n) if n else 0
+
+    @property
+    def draws(self) -> int:
+        return stats.RESAMPLES
+
+    @property
+    def few_resamples(self) -> bool:
+        """Fewer distinct resamples than the bootstrap draws: the interval rests on that many."""
+        return self.resamples < stats.RESAMPLES
 
     @property
     def published(self) -> list[Row]:
@@ -154,6 +178,7 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
 def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict) -> Board:
     cfg = inp.config
     n_iter = cfg.repeats.iterations
+    ranks_at = len(prompts) >= cfg.boards.min_prompts
     rows = []
     for m in inp.models:
         means, scored, failed, missing = [], 0, 0, 0
@@ -174,18 +199,20 @@ def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[s
         if scored == 0 and failed == 0:
             continue  # a model this sweep did not run is not on its boards
         published = scored >= cfg.gate.min_scored_share * expected and bool(means)
-        if published:
+        arr = np.array(means, dtype=np.float64)
+        if published and ranks_at:
             seed = stats.derive_seed(sweep, m.id, bid)
-            arr = np.array(means, dtype=np.float64)
             lo, hi = stats.percentile_bootstrap(arr, seed)
             rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, True, float(arr.mean()), lo, hi, len(means), seed=seed))
+        elif published:  # too few prompts to rank: the score, without an interval to order it by
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, True, float(arr.mean()), prompts=len(means)))
         else:
             rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, False, prompts=len(means)))
-    ranks = stats.rank_ranges([stats.Interval(r.model, r.low, r.high) for r in rows if r.published])
-    ranked = sorted((Row(**{**r.__dict__, "rank_best": ranks[r.model][0], "rank_worst": ranks[r.model][1]}) for r in rows if r.published),
-                    key=lambda r: (-r.score, r.model))
+    ranks = stats.rank_ranges([stats.Interval(r.model, r.low, r.high) for r in rows if r.published]) if ranks_at else {}
+    ranked = sorted((Row(**{**r.__dict__, "rank_best": ranks[r.model][0], "rank_worst": ranks[r.model][1]}) if ranks_at else r
+                     for r in rows if r.published), key=lambda r: (-r.score, r.model))
     withheld = sorted((r for r in rows if not r.published), key=lambda r: (r.name, r.model))
-    return Board(bid, label, prompts, ranked + withheld)
+    return Board(bid, label, prompts, ranked + withheld, ranks_at, bid == OVERALL and cfg.boards.overall)
 
 
 def _agreement(board: Board, a: str, b: str, scored: list[ScoredItem]) -> Agreement:

@@ -87,6 +87,9 @@ class Boards(_Strict):
     by: Id | None = Field(default=None, description="The prompt field whose values are the boards, such as `category`; absent: one board.")
     overall: bool = Field(default=False, description="Also publish a board across every prompt. Off unless set: a score across boards is the benchmark's explicit choice.")
     overall_label: Name = Field(default="Overall", description="The name of that board.")
+    min_prompts: int = Field(default=4, ge=1, le=1000, description="The fewest prompts a board is ranked on: below it a board shows its "
+                             "scores and counts, with no interval and no rank (with 3 prompts or fewer the 95% percentile interval is "
+                             "the range of the prompt scores, not an inference).")
 
 
 class Repeats(_Strict):

@@ -64,7 +64,7 @@ def outputs(res: DeclaredResults) -> Outputs:
         for b in s.boards:
             stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
             table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used)
-            if s is current and b.published:
+            if s is current and b.published and b.ranked:  # an unranked board has no interval to draw
                 drawn, cut = first_rows(b.published, f"{fid}/{stem}")
                 data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
                          "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in drawn]
@@ -124,7 +124,8 @@ def outputs(res: DeclaredResults) -> Outputs:
                 ("data", [("Downloads", f"downloads/#dl-{fid}")])],
         "result": {"dated": "sweep", "date": current.date, "boards": [
             {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first],
-             "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows)}
+             "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows),
+             **({} if b.ranked or not b.published else {"unranked": SENTENCES.too_few(b)})}
             for b in current.boards]},
     }
     out.raw_files = sorted(inp.files)
