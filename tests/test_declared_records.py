@@ -171,3 +171,34 @@ def test_a_record_that_claims_more_than_the_harness_recorded_is_refused_by_its_p
     got = {(p.line, p.path): p for p in exc.value.problems}
     assert str(got[(ok[3], "$.attempts")]).endswith("$.attempts: expected every generation attempt (or generation.attempts_recorded = false); found nothing")
     assert got[(at[FAILED], "$.final")].expected.startswith("no final")
+
+
+def test_with_two_judges_one_reply_without_scores_leaves_the_item_unscored_as_the_method_says(tmp_path):
+    from conftest import compute_family
+
+    root = _site(tmp_path)
+    cfg = root / CONFIG
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('judges = ["judge"]', 'judges = ["judge", "judge-2"]')
+                   + '\n[[judges]]\nid = "judge-2"\nname = "Second Judge"\nmodel = "x/second"\nversion = "1"\nhouse = "Other"\nsince = "2026-01-01"\n',
+                   encoding="utf-8")
+    recs = _jsonl(root / ITEMS)
+    for r in recs:
+        if r["judgments"] and _key(r) != UNSCORED:
+            r["judgments"].append(dict(r["judgments"][0], judge="judge-2"))
+    lone = next(r for r in recs if _key(r) == ("example/delta-4", "p3", 2))
+    lone["judgments"][1] = {"judge": "judge-2", "status": "unscored", "reply": "The story's voice is"}
+    recs[[_key(r) for r in recs].index(UNSCORED)]["judgments"].append({"judge": "judge-2", "status": "unscored", "reply": REPLY})
+    _write(root / ITEMS, recs)
+    res = compute_family(root, FID)
+    x = next(x for x in res.current.items if _key(x.item.model_dump()) == ("example/delta-4", "p3", 2))
+    assert (x.state, x.score, sorted(x.judge_scores)) == ("unscored", None, ["judge"])  # the scoring judge's reading is kept, not counted
+    fiction = next(b for b in res.current.boards if b.id == "fiction")
+    assert {r.model: r.unscored for r in fiction.rows} == {"example/alpha-1": 1, "example/beta-2": 0, "example/gamma-3": 0, "example/delta-4": 1}
+    out = tmp_path / "out"
+    r = run_cli("build", "--root", str(root), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    method = _text(out / FID / "method" / "index.html")
+    assert "and an output any one judge left without scores is not scored" in method
+    assert "2 items were judged without scores" in method
+    p3 = _text(out / FID / "items" / "p3" / "index.html")
+    assert "judged without scores: a judge's reply carried none" in p3 and "The story's voice is" in p3
