@@ -124,6 +124,7 @@ def test_unknown_attempts_an_unscored_judgment_and_a_missing_record_are_each_sai
     with (site / "sweeps" / "s1" / "items.csv").open(encoding="utf-8", newline="") as fh:
         items = list(csv.DictReader(fh))
     assert {r["attempts"] for r in items} == {""}
+    assert json.loads((site / "sweeps" / "s1" / "items.json").read_text(encoding="utf-8"))["title"].endswith("(attempts not recorded)")
     states = {(r["model"], r["prompt"], int(r["iteration"])): r["state"] for r in items}
     assert (states[UNSCORED], states[FAILED], states[MISSING]) == ("unscored", "failed", "missing")
 

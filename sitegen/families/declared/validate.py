@@ -388,7 +388,7 @@ def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria:
     ok = item.last.outcome == "ok"
     if not ok:
         if item.judgments:
-            out.append(Problem(*where("$.judgments"), "no judgments: every attempt failed, so nothing was judged", f"{len(item.judgments)}"))
+            out.append(Problem(*where("$.judgments"), "no judgments: " + ("every attempt failed" if item.attempts else "the generation failed") + ", so nothing was judged", f"{len(item.judgments)}"))
         return
     named = [j.judge for j in item.judgments]
     if sorted(named) != sorted(sweep_judges):
