@@ -106,14 +106,14 @@ def _skeleton(fid: str, title: str):
 
 
 def example_data(fid: str, config: dict) -> dict[str, str]:
-    """A small synthetic dataset for CONFIG's criteria, judges and first sweep: four models, six
-    prompts in two categories, the configured iterations, an occasional failed attempt and an
+    """A small synthetic dataset for CONFIG's criteria, judges and first sweep: four models, eight
+    prompts in two categories (four each: a board of fewer is not ranked, boards.min_prompts), the configured iterations, an occasional failed attempt and an
     optional criterion sometimes left unscored."""
     rng = random.Random(SEED)
     models = [("example/alpha-1", "Alpha 1", "Alpha Labs", 0.74), ("example/beta-2", "Beta 2", "Beta Works", 0.66),
               ("example/gamma-3", "Gamma 3", "Gamma AI", 0.58), ("example/delta-4", "Delta 4", "Delta Systems", 0.51)]
-    prompts = [{"id": f"p{i + 1}", "title": f"Example prompt {i + 1}", "category": "Fiction" if i < 3 else "Poetry",
-                "text": f"An example prompt ({'a short story' if i < 3 else 'a poem'}); replace it with your benchmark's."} for i in range(6)]
+    prompts = [{"id": f"p{i + 1}", "title": f"Example prompt {i + 1}", "category": "Fiction" if i < 4 else "Poetry",
+                "text": f"An example prompt ({'a short story' if i < 4 else 'a poem'}); replace it with your benchmark's."} for i in range(8)]
     sweep = config["sweeps"][0]
     iterations = config.get("repeats", {}).get("iterations", 1)
     attempts = config.get("generation", {}).get("attempts", 1)

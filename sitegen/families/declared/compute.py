@@ -1,9 +1,11 @@
 """Every number a declared benchmark publishes, computed from its validated records.
 
 Per sweep and board, a model's row: the items expected (the board's prompts times the declared
-iterations), how many were scored and how many failed; its score, the mean over the board's
+iterations), how many were scored, how many failed generation, how many were judged without
+scores (a judge's reply carried none) and how many have no record; its score, the mean over the board's
 prompts of each prompt's mean over its scored iterations (so every prompt weighs the same,
-however many of its iterations were scored); a 95% percentile bootstrap interval that
+however many of its iterations were scored; a failed, unscored or missing item is left out of
+the score and the interval and counts against the gate); a 95% percentile bootstrap interval that
 resamples prompts, each drawn with all its iterations (stats.percentile_bootstrap over the
 prompt means, seeded with stats.derive_seed(sweep id, model id, board id)); and, among the rows
 that pass the gate, the pairwise rank range (stats.rank_ranges).
@@ -36,6 +38,7 @@ class Row:
     scored: int
     failed: int  # every attempt failed
     missing: int  # no record at all
+    unscored: int  # judged, a reply without scores
     published: bool
     score: float | None = None
     low: float | None = None
@@ -101,7 +104,12 @@ class Agreement:
 class ScoredItem:
     item: Item
     judge_scores: dict[str, float]  # judge id -> item score by that judge
-    score: float | None  # the mean over the sweep's judges; None when nothing was judged
+    score: float | None  # the mean over the sweep's judges; None when not generated, or a judge returned no scores
+
+    @property
+    def state(self) -> str:
+        """`scored`; `failed` (no output: not judged); or `unscored` (judged, a reply without scores)."""
+        return "failed" if self.item.last.outcome == "failed" else "unscored" if self.item.unscored else "scored"
 
 
 @dataclass(frozen=True)
@@ -113,8 +121,10 @@ class SweepResult:
     boards: list[Board]
     items: list[ScoredItem]
     agreement: list[Agreement] = field(default_factory=list)
-    retried: int = 0  # items that needed more than one attempt
-    failures: list[ScoredItem] = field(default_factory=list)
+    retried: int | None = 0  # items that needed more than one attempt; None when attempts are not recorded
+    failures: list[ScoredItem] = field(default_factory=list)  # generation failed: nothing judged
+    unscored: list[ScoredItem] = field(default_factory=list)  # judged, a reply without scores
+    missing: list[tuple[str, str, int]] = field(default_factory=list)  # (model, prompt, iteration) a board row expects, no record
     amendment: str | None = None  # the amendment log's entry that records why it was run
     # With a recorded freeze: whether every frozen input's version in force was frozen on a day
     # before this sweep's date (a freeze on the sweep's own day is not claimed to precede it).
@@ -159,55 +169,62 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
     cfg, s, data = inp.config, inp.config.sweeps[index], inp.sweeps[index]
     scored = []
     for item in data.items:
-        by_judge = {j.judge: judgment_score(cfg, j) for j in item.judgments}
-        score = float(np.mean([by_judge[j] for j in sorted(by_judge)])) if by_judge else None
+        by_judge = {j.judge: judgment_score(cfg, j) for j in item.judgments if j.scores is not None}
+        score = float(np.mean([by_judge[j] for j in sorted(by_judge)])) if by_judge and not item.unscored else None
         scored.append(ScoredItem(item, by_judge, score))
     by_key = {(x.item.model, x.item.prompt, x.item.iteration): x for x in scored}
-    boards = [_board(inp, s.id, bid, label, prompts, by_key) for bid, label, prompts in board_ids(inp)]
+    missing: set[tuple[str, str, int]] = set()
+    boards = [_board(inp, s.id, bid, label, prompts, by_key, missing) for bid, label, prompts in board_ids(inp)]
     agreement = []
     if len(s.judges) >= 2:
         for b in boards:
             for i, a in enumerate(s.judges):
                 for bj in s.judges[i + 1:]:
                     agreement.append(_agreement(b, a, bj, scored))
-    return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement,
-                       sum(len(x.item.attempts) > 1 for x in scored), [x for x in scored if x.score is None], s.amendment,
+    retried = sum(len(x.item.attempts) > 1 for x in scored) if cfg.generation.attempts_recorded else None
+    return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement, retried,
+                       [x for x in scored if x.state == "failed"], [x for x in scored if x.state == "unscored"], sorted(missing), s.amendment,
                        all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None)
 
 
-def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict) -> Board:
+def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict, missing_keys: set) -> Board:
     cfg = inp.config
     n_iter = cfg.repeats.iterations
     ranks_at = len(prompts) >= cfg.boards.min_prompts
     rows = []
     for m in inp.models:
-        means, scored, failed, missing = [], 0, 0, 0
+        means, scored, failed, unscored, lacking = [], 0, 0, 0, []
         for p in prompts:
             got = []
             for k in range(1, n_iter + 1):
                 x = by_key.get((m.id, p, k))
                 if x is None:
-                    missing += 1
-                elif x.score is None:
+                    lacking.append((m.id, p, k))
+                elif x.state == "failed":
                     failed += 1
+                elif x.state == "unscored":
+                    unscored += 1
                 else:
                     got.append(x.score)
             scored += len(got)
             if got:
                 means.append(float(np.mean(got)))
         expected = len(prompts) * n_iter
-        if scored == 0 and failed == 0:
+        if len(lacking) == expected:
             continue  # a model this sweep did not run is not on its boards
+        missing = len(lacking)
+        if bid != OVERALL:  # the overall board repeats its boards' prompts (and may hold a model one of them lacks)
+            missing_keys.update(lacking)
         published = scored >= cfg.gate.min_scored_share * expected and bool(means)
         arr = np.array(means, dtype=np.float64)
         if published and ranks_at:
             seed = stats.derive_seed(sweep, m.id, bid)
             lo, hi = stats.percentile_bootstrap(arr, seed)
-            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, True, float(arr.mean()), lo, hi, len(means), seed=seed))
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, unscored, True, float(arr.mean()), lo, hi, len(means), seed=seed))
         elif published:  # too few prompts to rank: the score, without an interval to order it by
-            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, True, float(arr.mean()), prompts=len(means)))
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, unscored, True, float(arr.mean()), prompts=len(means)))
         else:
-            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, False, prompts=len(means)))
+            rows.append(Row(m.id, m.name, m.house, expected, scored, failed, missing, unscored, False, prompts=len(means)))
     ranks = stats.rank_ranges([stats.Interval(r.model, r.low, r.high) for r in rows if r.published]) if ranks_at else {}
     ranked = sorted((Row(**{**r.__dict__, "rank_best": ranks[r.model][0], "rank_worst": ranks[r.model][1]}) if ranks_at else r
                      for r in rows if r.published), key=lambda r: (-r.score, r.model))

@@ -106,6 +106,8 @@ class Generation(_Strict):
     attempts: int = Field(default=1, ge=1, le=100, description="Generation attempts an item may take; only the last may succeed.")
     failure_reasons: list[Id] = Field(default_factory=lambda: ["empty", "refusal", "truncated", "error"], min_length=1,
                                       description="The reasons a failed attempt may give.")
+    attempts_recorded: bool = Field(default=True, description="`false` when the harness keeps only each item's final output: items then carry no "
+                                    "`attempts` list (a failed generation gives `final`), and the site says attempts were not recorded instead of counting them.")
 
 
 class Gate(_Strict):

@@ -62,10 +62,16 @@ class Attempt(_Strict):
 class Judgment(_Strict):
     """One judge's reading of one output: a score per criterion (null where the criterion is
     optional and the judge left it unscored), its rationale, and, when the harness states it,
-    the item score it computed (checked against the configuration's formula)."""
+    the item score it computed (checked against the configuration's formula). A reply that
+    came back without scores (truncated, say) is `unscored`: its reply is kept and shown, and
+    the item is judged without scores, neither scored nor a generation failure."""
 
     judge: Id = Field(description="One of the sweep's judges.")
-    scores: dict[Id, float | None] = Field(description="Every configured criterion's score on its scale; null only where the criterion is optional.")
+    status: Literal["scored", "unscored"] = Field(default="scored", description="`unscored`: the output was sent to the judge and its reply "
+                                                  "carried no scores; give `reply` and no `scores`.")
+    scores: dict[Id, float | None] | None = Field(default=None, description="Every configured criterion's score on its scale; null only where the "
+                                                  "criterion is optional. Required when scored; absent when unscored.")
+    reply: LongText | None = Field(default=None, description="The judge's raw reply as received: required when `unscored`, shown on the item page.")
     rationale: Text | None = Field(default=None, description="The judge's reasoning, shown beside its scores.")
     score: float | None = Field(default=None, ge=0, le=100, description="The item score the harness computed (required when item_score.source is `stated`).")
 
@@ -76,9 +82,25 @@ class Item(_Strict):
     model: Slug = Field(description="A model of models.jsonl.")
     prompt: Slug = Field(description="A prompt of prompts.jsonl.")
     iteration: int = Field(ge=1, le=1000, description="1 to repeats.iterations.")
-    attempts: list[Attempt] = Field(min_length=1, max_length=100, description="Every generation attempt, in order.")
+    attempts: list[Attempt] | None = Field(default=None, min_length=1, max_length=100,
+                                           description="Every generation attempt, in order; absent when generation.attempts_recorded is false.")
+    final: Attempt | None = Field(default=None, description="Only when generation.attempts_recorded is false: the outcome of the generation "
+                                  "the harness kept, `failed` with its reason when it produced nothing; absent: ok.")
     output: LongText | None = Field(default=None, description="The output of the successful attempt, shown on its prompt's page.")
     judgments: list[Judgment] = Field(default_factory=list, description="One per judge of the sweep when the last attempt is ok; none when it failed.")
+
+    @property
+    def last(self) -> Attempt:
+        """The attempt whose outcome the item has: the last recorded, or the one kept."""
+        return self.attempts[-1] if self.attempts else self.final or _OK
+
+    @property
+    def unscored(self) -> bool:
+        """Judged, but a judge's reply carried no scores."""
+        return any(j.status == "unscored" for j in self.judgments)
+
+
+_OK = Attempt(outcome="ok")
 
 
 ARTIFACT_KINDS = {"declared-model": Model, "declared-prompt": Prompt, "declared-item": Item}

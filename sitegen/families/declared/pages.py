@@ -49,11 +49,11 @@ def outputs(res: DeclaredResults) -> Outputs:
         others = {f for x in inp.sweeps if x.id != s.id for f in x.files}
         return {r: h for r, h in sources.items() if r not in others}
 
-    board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "published",
+    board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "unscored", "published",
                      "score", "low", "high", "prompts", "rank_best", "rank_worst", "seed"]
 
     def board_rows(s: SweepResult, b: Board):
-        return [(s.id, b.id, r.model, r.name, r.house, r.expected, r.scored, r.failed, r.missing, r.published,
+        return [(s.id, b.id, r.model, r.name, r.house, r.expected, r.scored, r.failed, r.missing, r.unscored, r.published,
                  r.score, r.low, r.high, r.prompts, r.rank_best, r.rank_worst, None if r.seed is None else str(r.seed)) for r in b.rows]
 
     judges = {j.id: j for j in cfg.judges}
@@ -74,13 +74,8 @@ def outputs(res: DeclaredResults) -> Outputs:
                 out.figures.append(figures[b.id])
         criteria = [c.id for c in cfg.criteria]
         table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(cfg, s),
-              ["sweep", "model", "prompt", "iteration", "attempts", "outcome", "reason", "judge", "score", *criteria],
-              [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
-                x.item.attempts[-1].reason, j.judge, x.judge_scores[j.judge], *[j.scores.get(c) for c in criteria])
-               for x in s.items for j in x.item.judgments]
-              + [(s.id, x.item.model, x.item.prompt, x.item.iteration, len(x.item.attempts), x.item.attempts[-1].outcome,
-                  x.item.attempts[-1].reason, None, None, *[None for _ in criteria]) for x in s.failures],
-              "items", used)
+              ["sweep", "model", "prompt", "iteration", "state", "attempts", "outcome", "reason", "judge", "score", *criteria],
+              item_rows(s, criteria), "items", used)
 
     logs = [(s.id, log) for s in inp.sweeps for log in s.logs]
     if logs:
@@ -114,7 +109,8 @@ def outputs(res: DeclaredResults) -> Outputs:
         xs = sorted(by_prompt.get(p.id, []), key=lambda x: (models[x.item.model].name, x.item.model, x.item.iteration))
         anchors = render.row_ids("out", [f"{x.item.model} {x.item.iteration}" for x in xs])
         out.pages.append(Page(item_path(fid, p.id), "declared/item.html", f"{p.title or p.id}: {cfg.title}",
-                              {**common, "prompt": p, "items": xs, "anchors": anchors}))
+                              {**common, "prompt": p, "items": xs, "anchors": anchors,
+                               "missing": [(models[m], k) for m, q, k in current.missing if q == p.id]}))
     out.fragments[f"{fid}.method"] = ("declared/_method.html", common)
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
     out.summary = {
@@ -135,3 +131,19 @@ def outputs(res: DeclaredResults) -> Outputs:
     amendments.publish(out, fid, cfg.title, inp.log,
                        {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out
+
+
+def item_rows(s: SweepResult, criteria: list[str]) -> list[tuple]:
+    """The items table of sweep S: a row per judgment of each judged item (a judgment without
+    scores has none), one per item that failed generation, one per missing record. Its
+    attempts column is empty where the harness did not record attempts, never a count it
+    did not make."""
+    def head(x, state):
+        it = x.item
+        return (s.id, it.model, it.prompt, it.iteration, state, None if it.attempts is None else len(it.attempts), it.last.outcome, it.last.reason)
+
+    judged = [(*head(x, x.state), j.judge, x.judge_scores.get(j.judge), *[(j.scores or {}).get(c) for c in criteria])
+              for x in s.items for j in x.item.judgments]
+    failed = [(*head(x, x.state), None, None, *[None for _ in criteria]) for x in s.failures]
+    missing = [(s.id, m, p, k, "missing", None, None, None, None, None, *[None for _ in criteria]) for m, p, k in s.missing]
+    return judged + failed + missing

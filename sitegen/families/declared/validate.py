@@ -6,9 +6,11 @@ the boards field is on every prompt; ids are unique and display names distinct; 
 has at least one item (an empty items file is refused, not published as boards without
 rows); in each sweep an item names a known model and prompt, an iteration within the declared repeats, once per
 (model, prompt, iteration); its attempts are within the policy, every failed one gives a
-reason the policy lists, and only the last may succeed; an item whose last attempt succeeded
-has one judgment by each of the sweep's judges and no other, and a failed item has none; a
-judgment scores exactly the configured criteria, each within its scale, null only where the
+reason the policy lists, and only the last may succeed (or, when the configuration says
+attempts are not recorded, it has no attempts list, and its `final` gives a listed reason); an
+item whose last attempt succeeded has one judgment by each of the sweep's judges and no other,
+and a failed item has none; a judgment without scores (status "unscored") has the judge's
+reply and neither scores nor an item score, and any other judgment scores exactly the configured criteria, each within its scale, null only where the
 criterion is optional, at least one criterion scored; a stated item score agrees with the
 configured formula within the tolerance (and is required when the configuration says the
 harness states it); the sweep's date lies in each of its judges' dates; every board has items
@@ -397,6 +399,19 @@ def _check_boards_have_items(config: BenchmarkConfig, sweeps: list[SweepInput], 
 
 def _check_attempts(config: BenchmarkConfig, item: Item, where: tuple, out: list[Problem]) -> None:
     policy = config.generation
+    if not policy.attempts_recorded:  # the harness kept only the final output: no list to check
+        if item.attempts is not None:
+            out.append(Problem(*where("$.attempts"), "no attempts list (generation.attempts_recorded is false)", f"{len(item.attempts)} attempts"))
+        elif item.final is not None and item.final.outcome == "failed" and item.final.reason not in policy.failure_reasons:
+            out.append(Problem(*where("$.final.reason"), f"one of {policy.failure_reasons} (generation.failure_reasons)", short_repr(item.final.reason)))
+        elif item.final is not None and item.final.outcome == "ok" and item.final.reason is not None:
+            out.append(Problem(*where("$.final.reason"), "no reason on a successful attempt", short_repr(item.final.reason)))
+        return
+    if item.final is not None:
+        out.append(Problem(*where("$.final"), "no final (the attempts list records every attempt; final is for generation.attempts_recorded = false)", "a final"))
+    if item.attempts is None:
+        out.append(Problem(*where("$.attempts"), "every generation attempt (or generation.attempts_recorded = false)", "nothing"))
+        return
     if len(item.attempts) > policy.attempts:
         out.append(Problem(*where("$.attempts"), f"at most {policy.attempts} attempts (generation.attempts)", f"{len(item.attempts)}"))
     for k, a in enumerate(item.attempts):
@@ -410,10 +425,10 @@ def _check_attempts(config: BenchmarkConfig, item: Item, where: tuple, out: list
 
 def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria: dict[str, Criterion], item: Item,
                      where: tuple, out: list[Problem]) -> None:
-    ok = item.attempts[-1].outcome == "ok"
+    ok = item.last.outcome == "ok"
     if not ok:
         if item.judgments:
-            out.append(Problem(*where("$.judgments"), "no judgments: every attempt failed, so nothing was judged", f"{len(item.judgments)}"))
+            out.append(Problem(*where("$.judgments"), "no judgments: " + ("every attempt failed" if item.attempts else "the generation failed") + ", so nothing was judged", f"{len(item.judgments)}"))
         return
     named = [j.judge for j in item.judgments]
     if sorted(named) != sorted(sweep_judges):
@@ -421,6 +436,8 @@ def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria:
                            ", ".join(named) or "none"))
     for k, j in enumerate(item.judgments):
         path = f"$.judgments[{k}]"
+        if not _judged_as_stated(j, path, where, out):
+            continue
         missing = [c for c in criteria if c not in j.scores]
         extra = [c for c in j.scores if c not in criteria]
         if missing:
@@ -448,3 +465,19 @@ def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria:
         elif j.score is not None and abs(j.score - computed) > config.item_score.tolerance:
             out.append(Problem(*where(f"{path}.score"), f"{display(computed, 4)} (the configured formula), within {display(config.item_score.tolerance, 4)}",
                                short_repr(j.score)))
+
+
+def _judged_as_stated(j: Judgment, path: str, where: tuple, out: list[Problem]) -> bool:
+    """Whether J has scores to check: a scored judgment has them; an unscored one (a reply
+    without scores) has its reply and neither scores nor an item score."""
+    if j.status == "scored":
+        if j.scores is None:
+            out.append(Problem(*where(f"{path}.scores"), "a score (or null, if optional) for every criterion, or status \"unscored\" with the judge's reply", "nothing"))
+        return j.scores is not None
+    if j.scores is not None:
+        out.append(Problem(*where(f"{path}.scores"), "no scores (status is \"unscored\": the judge's reply carried none)", f"{len(j.scores)} scores"))
+    if j.score is not None:
+        out.append(Problem(*where(f"{path}.score"), "no item score (status is \"unscored\")", short_repr(j.score)))
+    if j.reply is None:
+        out.append(Problem(*where(f"{path}.reply"), "the judge's reply as received (status is \"unscored\")", "nothing"))
+    return False
