@@ -21,9 +21,11 @@ model's cell changed; each as `sitegen build` in a fresh process with the caches
 output already built, next to the goals of the incremental build, and again inside one running
 process as `sitegen serve` rebuilds), and, when `hugo` is on PATH, the demo's cold build and a
 plain Hugo site with as many pages of similar sizes built cold, in turn, pair by pair
-(sitegen.bench_hugo). Then what bounds the time: the CPU seconds of the build's fixed costs (its
-start and imports, drawing its figures, Canonic's bootstraps), each measured alone
-(sitegen.bench_floors), and what each time goal leaves for the rest. Last, each goal with its
+(sitegen.bench_hugo). A site of --pages one-line markdown pages (10,000 by default) is built
+cold, rebuilt with nothing changed and with one page edited, beside Hugo's cold build of the
+same pages (sitegen.bench_pages). Then what bounds the time: the CPU seconds of the build's
+fixed costs (its start and imports, drawing its figures, Canonic's bootstraps), each measured
+alone (sitegen.bench_floors), and what each time goal leaves for the rest. Last, each goal with its
 measure, met or not met.
 Everything happens in temporary directories, removed at the end.
 """
@@ -44,7 +46,7 @@ import threading
 import time
 from pathlib import Path
 
-from sitegen import bench_floors, bench_hugo
+from sitegen import bench_floors, bench_hugo, bench_pages
 from sitegen.build import WRITER_CHECKS, WRITING, WRITING_CPU
 from sitegen.families.canonic.demo.design import BASE_MODELS
 
@@ -604,10 +606,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--formats", default="jsonl,parquet",
                     help="how Canonic's cells are written above scale 1: jsonl, parquet or both (the demo itself is JSONL)")
     ap.add_argument("--no-rebuilds", action="store_true", help="skip the rebuild measurements")
+    ap.add_argument("--pages", default="10000",
+                    help="comma-separated sizes of the authored-pages site (one-line markdown pages; 0: none)")
     ap.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison")
     args = ap.parse_args(argv)
     repo = args.root.resolve()
-    scales = [int(s) for s in args.scales.split(",")]
+    scales = [int(s) for s in args.scales.split(",") if s]  # none: only the authored-pages table, say
     formats = [f for f in args.formats.split(",") if f]
     if not set(formats) <= {"jsonl", "parquet"}:
         ap.error("--formats takes jsonl, parquet or both")
@@ -619,6 +623,8 @@ def main(argv: list[str] | None = None) -> None:
                 for scale in scales for cells in (["jsonl"] if scale == 1 else formats)]
         rebuilds = [] if args.no_rebuilds else _rebuilds(repo, Path(tmp), args.runs)
         versus = _versus_hugo(hugo, repo, Path(tmp), args.runs) if hugo else None
+        pages = [bench_pages.measure(Path(tmp), n, args.runs, _one_build, _run_build, _timed, hugo)
+                 for n in (int(p) for p in args.pages.split(",") if p) if n > 0]
 
     _print_scales(rows)
     print("\nMedian seconds per stage:")
@@ -634,6 +640,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_hugo.print_table(versus)
     elif not args.no_hugo:
         print(f"\nHugo comparison skipped: `hugo` is not on PATH; {bench_hugo.INSTALL_HINT}.")
+    bench_pages.print_table(pages)
     _print_fixed_costs(rows, versus)
     _print_goals(rows, rebuilds, versus)
 

@@ -14,6 +14,7 @@ import posixpath
 import re
 import sys
 import threading
+import weakref
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -224,10 +225,24 @@ def contents(html: str) -> list[tuple[str, Markup]]:
     return [(i, Markup(re.sub(r"<[^>]+>", "", text))) for i, text in _H2.findall(html)]
 
 
+# places_body's answers by environment and template name. An environment's templates do not
+# change under it (environment() turns auto_reload off), and parsing a template to find out
+# was most of an authored page's render when done for every page (10,000 one-line pages: 1.5
+# of 2.5 ms a page, every page parsing page.html again).
+_PLACES_BODY: "weakref.WeakKeyDictionary[jinja2.Environment, dict[str, bool]]" = weakref.WeakKeyDictionary()
+
+
 def places_body(env: jinja2.Environment, name: str) -> bool:
     """Whether template `name`, or one it extends, outputs `body`: a template for authored
     pages. A generated page's template, a partial or the bare layout has no body to place,
     and rendered with an authored page's context it fails or publishes an empty page."""
+    known = _PLACES_BODY.setdefault(env, {})
+    if name not in known:
+        known[name] = _places_body(env, name)
+    return known[name]
+
+
+def _places_body(env: jinja2.Environment, name: str) -> bool:
     seen: set[str] = set()
     while name not in seen:
         seen.add(name)
