@@ -12,10 +12,14 @@ impression", is then published as it is, beside Canonic or alone.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+import orjson
+
 from sitegen.aggregate import find_aggregate_fields_in_text
-from sitegen.errors import Problem
+from sitegen.errors import Problem, short_repr
+from sitegen.load import input_bytes, json_path
 from sitegen.families import Outputs, forbids_aggregate
 from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES
 
@@ -94,3 +98,39 @@ def header_problems(site_title: str, outputs: dict[str, Outputs], guarded_ids: s
         href = str(o.summary.get("href", ""))
         out += [Problem(file, None, "", expected, f"{name}, in its address {href}") for name in find_aggregate_fields_in_text(href)]
     return out
+
+
+def shown_value_problems(root: Path, files: dict[str, list[str]], fields: list[str]) -> list[Problem]:
+    """Where in the inputs of the guarded families (fid -> its input files) a generated file's
+    aggregate `fields` come from: every string of their JSON and JSON Lines records that holds
+    one (a model's name, a label), at its file, line and JSON path. A value passes intake, but
+    the pages that show it may not carry the field, so it is the input's problem."""
+    tokens = {name for f in fields for name in find_aggregate_fields_in_text(f)}
+    out: list[Problem] = []
+    for fid, rels in sorted(files.items()):
+        expected = f"no field-like token such as overall_x (the {fid} pages show this value, and its protocol forbids an aggregate field)"
+        for rel in sorted(set(rels)):
+            if not rel.endswith((".json", ".jsonl")):
+                continue
+            data = input_bytes(root, root / rel)
+            records = [(None, data)] if rel.endswith(".json") else [(i, line) for i, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+            for line, raw in records:
+                try:
+                    value = orjson.loads(raw.removeprefix(b"\xef\xbb\xbf"))
+                except orjson.JSONDecodeError:  # refused at intake; never here
+                    continue
+                for loc, text in _located_strings(value, ()):
+                    for name in sorted(tokens.intersection(find_aggregate_fields_in_text(text))):
+                        out.append(Problem(rel, line, json_path(loc), expected, f"{name}, in {short_repr(text)}"))
+    return out
+
+
+def _located_strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str]]:
+    if isinstance(value, str):
+        yield loc, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _located_strings(v, loc + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _located_strings(v, loc + (i,))

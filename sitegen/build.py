@@ -27,11 +27,11 @@ from markupsafe import Markup
 
 from sitegen import __version__
 from sitegen import figures as figures_mod
-from sitegen import aggregate_scope, amendments, collector, incremental, numbers, publish, render, site_files, site_index
+from sitegen import aggregate_scope, amendments, collector, disk_writer, incremental, numbers, publish, render, site_files, site_index
 from sitegen.aggregate import find_aggregate_fields_in_text
 from sitegen.clock import today as build_date
 from sitegen.config import SiteConfig
-from sitegen.errors import BuildError, InputError, Problem, short_repr
+from sitegen.errors import BuildError, InputError, Problem, SitegenError, short_repr
 from sitegen.fields import name_fault
 from sitegen.families import Outputs, Page, declared, defers, published, template_dirs
 from sitegen.site_families import for_site, installed
@@ -310,8 +310,42 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
         for fid in results:  # a table its family makes when written is made here to be checked
             for t in outputs[fid].tables:
                 numbers.table_rows(t)
-        _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full, checked=checked)
+        try:
+            _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full,
+                    _aggregate_check(config, intake, outputs), checked=checked)
+        except disk_writer.AggregateFieldError as exc:
+            raise _located(config, intake, exc) from None
+        # the build's refusal at its index stage, of what the shared files would show
+        aggregate_scope.refuse_contributions({fid: _placed(o, intake.texts) for fid, o in outputs.items()}, _guarded(config), BuildError)
     return results, outputs
+
+
+def _aggregate_check(config: SiteConfig, intake: Intake, outputs: dict[str, Outputs]) -> Callable[[str, str], None]:
+    """`emit(path, html)` for validate's _render: each page the build's writer would check for
+    aggregate fields, checked as it checks it (its amendment text placed), so that a name its
+    pages show is refused by validate in the build's words; and the family's own files."""
+    paths = _checked_paths(config, intake.docs, outputs)
+    for fid, o in outputs.items():
+        for rel, data in _placed(o, intake.texts).files.items():
+            if rel in paths:
+                disk_writer.check_no_aggregate(rel, data)
+
+    def emit(path: str, html: str) -> None:
+        if path in paths:
+            html = intake.texts.place(html)
+            disk_writer.check_no_aggregate(path, html.encode("utf-8"), html)
+
+    return emit
+
+
+def _located(config: SiteConfig, intake: Intake, exc: disk_writer.AggregateFieldError) -> SitegenError:
+    """A generated file's aggregate field as the problems of the input values it comes from (the
+    same in validate and build), or the build's error itself when no input value holds it."""
+    guarded = _guarded(config)
+    files = {fid: [f.rel for f in (intake.read[fid] if fid in intake.read else intake.cached[fid]["files"])]
+             for fid in config.families if fid in guarded}
+    problems = aggregate_scope.shown_value_problems(config.root, files, exc.fields)
+    return InputError(problems) if problems else exc
 
 
 def _cache_for(config: SiteConfig, warnings: list[str], done: str = "built") -> tuple[incremental.Cache, dict[str, str], dict[str, str]] | None:
@@ -835,6 +869,9 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
         except BaseException:
             writer.abort()
             raise
+    except disk_writer.AggregateFieldError as exc:
+        drawing.cancel()
+        raise _located(config, intake, exc) from None
     except BaseException:
         drawing.cancel()
         raise

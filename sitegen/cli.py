@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from sitegen import __version__
-from sitegen.errors import BuildError, SitegenError
+from sitegen.errors import SHOWN_PER_FILE, BuildError, InputError, SitegenError
 
 root_option = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
@@ -134,7 +134,8 @@ def serve(root: Path, out: Path | None, host: str, port: int, clean: bool) -> No
 @main.command()
 @root_option
 @click.option("--no-cache", is_flag=True, help="Check everything again: do not read the build cache.")
-def validate(root: Path, no_cache: bool) -> None:
+@click.option("--all", "every", is_flag=True, help="List every problem: no cap on the lines shown per file.")
+def validate(root: Path, no_cache: bool, every: bool) -> None:
     """Run every check a build makes, write nothing; list every problem."""
     from sitegen.build import validate as run_validate
     from sitegen.config import load_config
@@ -142,6 +143,9 @@ def validate(root: Path, no_cache: bool) -> None:
     try:
         for warning in run_validate(load_config(root), cache=not no_cache):
             click.echo(f"warning: {warning}", err=True)
+    except InputError as exc:
+        click.echo(exc.render(None if every else SHOWN_PER_FILE), err=True)
+        sys.exit(1)
     except SitegenError as exc:
         _fail(exc)
     click.echo("valid: every artifact meets its contract and every stated number agrees")

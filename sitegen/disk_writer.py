@@ -84,10 +84,20 @@ def check_no_aggregate(rel: str, data: bytes, text: str | None = None) -> None:
     refuse_aggregate(rel, found)
 
 
+class AggregateFieldError(BuildError):
+    """A generated file carries aggregate fields (`fields`): the build, or validate, then looks
+    for the input values that put them there (aggregate_scope.shown_value_problems)."""
+
+    def __init__(self, message: str, fields: list[str]):
+        super().__init__(message)
+        self.fields = fields
+
+
 def refuse_aggregate(rel: str, found: list) -> None:
     """The build's error for a file carrying FOUND (aggregate fields), if any."""
     if found:
-        raise BuildError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(map(str, found))}")
+        found = list(map(str, found))
+        raise AggregateFieldError(f"{rel}: a generated file carries a cross-domain aggregate field: {', '.join(found)}", found)
 
 
 class Disk:
@@ -237,7 +247,7 @@ def serve(config: dict) -> None:
                 disk_cpu += time.process_time() - checked_cpu
                 done.append((rel, sha))
             except BuildError as exc:
-                failure = {"build": str(exc)}
+                failure = {"build": str(exc), "fields": getattr(exc, "fields", None)}
             except OSError as exc:
                 failure = {"os": [exc.errno, exc.strerror, exc.filename]}
             except Exception as exc:  # noqa: BLE001 - a bug, reported by the build with its name
@@ -362,7 +372,7 @@ class DiskWriter:
         failure = reply["failure"]
         if failure is not None:
             if "build" in failure:
-                raise BuildError(failure["build"])
+                raise AggregateFieldError(failure["build"], failure["fields"]) if failure.get("fields") else BuildError(failure["build"])
             if "os" in failure:
                 code, message, filename = failure["os"]
                 raise OSError(code or errno.EIO, message, filename)

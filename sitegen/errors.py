@@ -61,18 +61,47 @@ class InputError(SitegenError):
         self.problems = sorted(set(problems), key=_problem_key)
         super().__init__(self.render())
 
-    def render(self) -> str:
-        """Every problem counted; at most SHOWN_PER_FILE lines of them per file, then how many
-        more that file has (a runaway artifact would otherwise print a line per key)."""
+    def render(self, cap: int | None = SHOWN_PER_FILE) -> str:
+        """Every problem counted; at most `cap` lines of them per file (None: no cap, `validate
+        --all`), then how many more that file has (a runaway artifact would otherwise print a
+        line per key) and how to see them. The same problem on several lines of a file (the
+        same key, expected and found) is one line that names the first and counts them."""
         n = sum(1 + p.more for p in self.problems)
         lines = [f"{n:,} problem{'s' if n != 1 else ''} in the inputs:"]
+        capped_any = False
         for file, group in itertools.groupby(self.problems, key=lambda p: p.file):
-            group = list(group)
-            lines += [str(p) for p in group[:SHOWN_PER_FILE]]
-            hidden = sum(1 + p.more for p in group[SHOWN_PER_FILE:]) + sum(p.more for p in group[:SHOWN_PER_FILE])
+            rows = _repeats(list(group))
+            shown = rows if cap is None else rows[:cap]
+            lines += [_repeated_line(row, cap is None) for row in shown]
+            capped_any = capped_any or len(shown) < len(rows)
+            hidden = sum(1 + p.more for row in rows[len(shown):] for p in row) + sum(p.more for row in shown for p in row)
             if hidden:
                 lines.append(f"{shown_path(file)}: {hidden:,} more problem{'s' if hidden != 1 else ''} not shown")
+        if capped_any:
+            lines.append(ALL_HINT)
         return "\n".join(lines)
+
+
+ALL_HINT = "(run sitegen validate --all to list them all)"
+LOCATIONS_SHOWN = 5  # of a repeated problem's lines, named on its one line (all with --all)
+
+
+def _repeats(problems: list[Problem]) -> list[list[Problem]]:
+    """One file's problems (in report order) grouped where they differ only in their line,
+    each group where its first problem is."""
+    groups: dict[tuple, list[Problem]] = {}
+    for i, p in enumerate(problems):
+        groups.setdefault((p.path, p.expected, p.found) if p.line is not None else (i,), []).append(p)
+    return list(groups.values())
+
+
+def _repeated_line(row: list[Problem], every: bool) -> str:
+    if len(row) == 1:
+        return str(row[0])
+    unit = "rows" if row[0].file.endswith(".parquet") else "lines"
+    named = [str(p.line) for p in (row if every else row[:LOCATIONS_SHOWN])]  # no 1,000: the list is comma-separated
+    rest = ", …" if len(named) < len(row) else ""
+    return f"{row[0]} ({len(row):,} {unit}: {', '.join(named)}{rest})"
 
 
 class BuildError(SitegenError):

@@ -17,7 +17,7 @@ import pytest
 from sitegen import disk_writer, publish
 from sitegen.build import WRITING, WRITING_CPU, build
 from sitegen.config import load_config
-from sitegen.errors import BuildError
+from sitegen.errors import InputError
 
 from conftest import COMMAND_SECONDS, copy_site, hash_tree, leftovers_beside, read_sweep, scaled, write_sweep
 
@@ -47,7 +47,8 @@ def test_hashes_reported_every_few_files_and_files_streamed_give_the_same_site(c
 @pytest.mark.parametrize("streamed", [False, True], ids=["checked by the writer", "checked by the build"])
 def test_an_aggregate_field_is_refused_however_the_file_is_sent(canonic, monkeypatch, tmp_path, streamed):
     """A model named like an aggregate field passes intake (a value, not a key) but no page may
-    show it: refused by the writer process, or by the build for a file it streams."""
+    show it: refused by the writer process, or by the build for a file it streams, and then
+    reported at the input's key."""
     if streamed:
         monkeypatch.setattr(disk_writer, "STREAM_BYTES", 1)
     root = copy_site(tmp_path / "site", families=["canonic"])
@@ -55,7 +56,7 @@ def test_an_aggregate_field_is_refused_however_the_file_is_sent(canonic, monkeyp
     sweep["models"][-1]["name"] = "Model total_score"
     write_sweep(root, sweep)
     out = tmp_path / "out"
-    with pytest.raises(BuildError, match="a generated file carries a cross-domain aggregate field: total_score"):
+    with pytest.raises(InputError, match=r"data/canonic/sweep\.json \$\.models\[\d+\]\.name: .* found total_score, in \"Model total_score\""):
         build(load_config(root), out, cache=False)
     assert not out.exists() and leftovers_beside(out) == []
 

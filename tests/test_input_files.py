@@ -314,9 +314,9 @@ def test_a_line_of_five_thousand_unknown_keys_prints_twenty_of_them_and_how_many
     r = run_cli("validate", "--root", str(site_copy))
     shown = problem_lines(r)
     assert (r.stdout + r.stderr).splitlines()[0] == "5,000 problems in the inputs:"
-    assert len(shown) == 21
+    assert len(shown) == 22
     assert all(line.startswith(f"{CELLS_REL}:5 $.k") for line in shown[:20])
-    assert shown[20] == f"{CELLS_REL}: 4,980 more problems not shown"
+    assert shown[20:] == [f"{CELLS_REL}: 4,980 more problems not shown", "(run sitegen validate --all to list them all)"]
 
 
 def test_a_line_of_a_million_unknown_keys_is_one_problem_never_a_million(site_copy):
@@ -331,12 +331,13 @@ def test_a_line_of_a_million_unknown_keys_is_one_problem_never_a_million(site_co
 def test_each_file_shows_at_most_twenty_problems_and_counts_the_rest():
     from sitegen.errors import InputError, Problem
 
-    problems = [Problem("data/a.jsonl", i, "$.x", "a number", "a string") for i in range(1, 26)]
+    problems = [Problem("data/a.jsonl", i, "$.x", "a number", f'"{i}"') for i in range(1, 26)]
     problems.append(Problem("data/b.json", None, "$.y", "a number", "null"))
     lines = str(InputError(problems)).splitlines()
     assert lines[0] == "26 problems in the inputs:"
-    assert lines[1:21] == [f"data/a.jsonl:{i} $.x: expected a number; found a string" for i in range(1, 21)]
-    assert lines[21:] == ["data/a.jsonl: 5 more problems not shown", "data/b.json $.y: expected a number; found null"]
+    assert lines[1:21] == [f'data/a.jsonl:{i} $.x: expected a number; found "{i}"' for i in range(1, 21)]
+    assert lines[21:] == ["data/a.jsonl: 5 more problems not shown", "data/b.json $.y: expected a number; found null",
+                          "(run sitegen validate --all to list them all)"]
 
 
 def test_a_text_asset_that_is_not_utf8_is_published_as_it_is(tmp_path, built_site):
