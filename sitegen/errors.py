@@ -64,13 +64,15 @@ class InputError(SitegenError):
     def render(self, cap: int | None = SHOWN_PER_FILE) -> str:
         """Every problem counted; at most `cap` lines of them per file (None: no cap, `validate
         --all`), then how many more that file has (a runaway artifact would otherwise print a
-        line per key) and how to see them. The same problem on several lines of a file (the
-        same key, expected and found) is one line that names the first and counts them."""
+        line per key) and how to see them. In a file of more problems than SHOWN_PER_FILE, the
+        same problem on several lines (the same key, expected and found) is one line that names
+        the first and counts them: 48 samples of one fault are not 48 lines hiding the others."""
         n = sum(1 + p.more for p in self.problems)
         lines = [f"{n:,} problem{'s' if n != 1 else ''} in the inputs:"]
         capped_any = False
         for file, group in itertools.groupby(self.problems, key=lambda p: p.file):
-            rows = _repeats(list(group))
+            group = list(group)
+            rows = _repeats(group) if len(group) > SHOWN_PER_FILE else [[p] for p in group]
             shown = rows if cap is None else rows[:cap]
             lines += [_repeated_line(row, cap is None) for row in shown]
             capped_any = capped_any or len(shown) < len(rows)

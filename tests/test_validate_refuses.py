@@ -147,3 +147,10 @@ def test_a_repeated_problem_is_one_line_that_names_its_first_location_and_counts
     assert both_refuse(site, tmp_path / "out") == [f"{ITEMS}:1 $.output: expected a valid string; found 5 ({n} lines: 1, 4, 7, 10, 13, …)"]
     every = problem_lines(run_cli("validate", "--root", str(site), "--all"))
     assert every == [f"{ITEMS}:1 $.output: expected a valid string; found 5 ({n} lines: {', '.join(str(i + 1) for i in range(0, len(records), 3))})"]
+
+
+def test_a_file_whose_problems_all_fit_shows_each_of_them_on_its_line():
+    from sitegen.errors import InputError, Problem
+
+    problems = [Problem(ITEMS, i, "$.output", "a valid string", "5") for i in (3, 7, 12)]
+    assert str(InputError(problems)).splitlines()[1:] == [f"{ITEMS}:{i} $.output: expected a valid string; found 5" for i in (3, 7, 12)]
