@@ -73,12 +73,12 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
-def refuse_contributions(outputs: dict[str, Outputs], guarded_ids: set[str], error: Callable[[str], Exception]) -> None:
-    """Raise error(message) when a guarded family gives the shared files an aggregate field."""
+def refuse_contributions(outputs: dict[str, Outputs], guarded_ids: set[str], error: Callable[[str, list[str]], Exception]) -> None:
+    """Raise error(message, fields) when a guarded family gives the shared files an aggregate field."""
     for fid in sorted(guarded_ids & outputs.keys()):
         if found := contribution_fields(outputs[fid]):
             raise error(f"the {fid} family's summary, feed or download titles (shown on the site's shared pages) "
-                        f"carry a cross-domain aggregate field, which its protocol forbids: {', '.join(found)}")
+                        f"carry a cross-domain aggregate field, which its protocol forbids: {', '.join(found)}", found)
 
 
 def header_problems(site_title: str, outputs: dict[str, Outputs], guarded_ids: set[str],
@@ -103,16 +103,22 @@ def header_problems(site_title: str, outputs: dict[str, Outputs], guarded_ids: s
 def shown_value_problems(root: Path, files: dict[str, list[str]], fields: list[str]) -> list[Problem]:
     """Where in the inputs of the guarded families (fid -> its input files) a generated file's
     aggregate `fields` come from: every string of their JSON and JSON Lines records that holds
-    one (a model's name, a label), at its file, line and JSON path. A value passes intake, but
+    one (a model's name, a label), at its file, line and JSON path, and every line of their
+    other text files (an amendment's title). A value passes intake, but
     the pages that show it may not carry the field, so it is the input's problem."""
     tokens = {name for f in fields for name in find_aggregate_fields_in_text(f)}
     out: list[Problem] = []
     for fid, rels in sorted(files.items()):
         expected = f"no field-like token such as overall_x (the {fid} pages show this value, and its protocol forbids an aggregate field)"
         for rel in sorted(set(rels)):
-            if not rel.endswith((".json", ".jsonl")):
+            if rel.endswith(".parquet"):
                 continue
             data = input_bytes(root, root / rel)
+            if not rel.endswith((".json", ".jsonl")):  # markdown: its front matter and text, line by line
+                for line, text in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
+                    for name in sorted(tokens.intersection(find_aggregate_fields_in_text(text))):
+                        out.append(Problem(rel, line, "", expected, f"{name}, in {short_repr(text.strip())}"))
+                continue
             records = [(None, data)] if rel.endswith(".json") else [(i, line) for i, line in enumerate(data.split(b"\n"), 1) if line.strip()]
             for line, raw in records:
                 try:

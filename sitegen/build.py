@@ -313,10 +313,11 @@ def _checked(config: SiteConfig, cached: tuple | None) -> tuple[dict, dict[str, 
         try:
             _render(config, intake.docs, outputs, None, _render_keys(config, store_, digest, keys), full,
                     _aggregate_check(config, intake, outputs), checked=checked)
+            # the build's refusal at its index stage, of what the shared files would show
+            aggregate_scope.refuse_contributions({fid: _placed(o, intake.texts) for fid, o in outputs.items()}, _guarded(config),
+                                                 disk_writer.AggregateFieldError)
         except disk_writer.AggregateFieldError as exc:
             raise _located(config, intake, exc) from None
-        # the build's refusal at its index stage, of what the shared files would show
-        aggregate_scope.refuse_contributions({fid: _placed(o, intake.texts) for fid, o in outputs.items()}, _guarded(config), BuildError)
     return results, outputs
 
 
@@ -850,7 +851,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # What a guarded family gives the shared files, checked once its own files are (the
             # wait for the writer): a field its pages show too is reported at the page.
             _ = writer.files
-            aggregate_scope.refuse_contributions(outputs, _guarded(config), BuildError)
+            aggregate_scope.refuse_contributions(outputs, _guarded(config), disk_writer.AggregateFieldError)
             site = _site_context(config, outputs)
             index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_parts(env, site, page),
                                                  incremental.code_key() if cache else None)

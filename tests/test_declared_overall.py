@@ -22,7 +22,7 @@ from test_declared import _jsonl, _reference
 
 from sitegen.build import build
 from sitegen.config import load_config
-from sitegen.errors import BuildError, InputError
+from sitegen.errors import InputError
 
 FID = "vignette"
 CONFIG = f"content/{FID}/benchmark.toml"
@@ -185,8 +185,10 @@ def test_beside_canonic_the_declared_overall_publishes_and_canonic_still_refuses
     sweep = read_sweep(root)
     sweep["models"][-1]["name"] = "Model overall_score"
     write_sweep(root, sweep)
-    with pytest.raises(BuildError, match="cross-domain aggregate field.*overall_score"):
+    with pytest.raises(InputError) as exc:  # named at the key it comes from
         build(load_config(root), tmp_path / "out2", cache=False)
+    assert [(p.file, p.path, p.found) for p in exc.value.problems] == [
+        ("data/canonic/sweep.json", f"$.models[{len(sweep['models']) - 1}].name", 'overall_score, in "Model overall_score"')]
     assert not (tmp_path / "out2").exists()
 
 
@@ -196,8 +198,10 @@ def test_chronicle_still_refuses_an_aggregate_field(tmp_path):
     doc = json.loads(cohort.read_text(encoding="utf-8"))
     doc["entrants"][0]["name"] = "Model total_score"
     cohort.write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    with pytest.raises(BuildError, match="cross-domain aggregate field: total_score"):
+    with pytest.raises(InputError) as exc:  # named at the key it comes from
         build(load_config(root), tmp_path / "out", cache=False)
+    assert [(p.file, p.path, p.found) for p in exc.value.problems] == [
+        ("data/chronicle/cohort.json", "$.entrants[0].name", 'total_score, in "Model total_score"')]
     assert not (tmp_path / "out").exists()
 
 

@@ -106,18 +106,31 @@ def test_each_kind_of_problem_is_refused_by_validate_and_build_alike(new_site, t
     assert line in both_refuse(site, tmp_path / "out")
 
 
-def test_a_name_a_guarded_familys_pages_would_show_is_refused_by_validate_at_its_input_key(tmp_path):
-    """A model named like an aggregate field passes intake (a value, not a key), but Canonic's
-    pages may not show it: build refused it as the writer met it, naming a generated page, and
-    validate passed it. Both now name the sweep's key."""
-    root = copy_site(tmp_path / "site", families=["canonic"])
+def _canonic_model(root: Path) -> tuple[str, str]:
     sweep = read_sweep(root)
     sweep["models"][-1]["name"] = "Model total_score"
     write_sweep(root, sweep)
-    last = len(sweep["models"]) - 1
+    return "data/canonic/sweep.json", f"$.models[{len(sweep['models']) - 1}].name"
+
+
+def _chronicle_entrant(root: Path) -> tuple[str, str]:
+    path = root / "data" / "chronicle" / "cohort.json"
+    cohort = json.loads(path.read_text(encoding="utf-8"))
+    cohort["entrants"][0]["name"] = "Model total_score"
+    path.write_text(json.dumps(cohort, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return "data/chronicle/cohort.json", "$.entrants[0].name"
+
+
+@pytest.mark.parametrize(("fid", "rename"), [("canonic", _canonic_model), ("chronicle", _chronicle_entrant)], ids=["canonic", "chronicle"])
+def test_a_name_a_guarded_familys_pages_would_show_is_refused_by_validate_at_its_input_key(tmp_path, fid, rename):
+    """A model named like an aggregate field passes intake (a value, not a key), but the pages
+    of a family whose protocol forbids an aggregate may not show it: build refused it as its
+    writer met it, naming a generated page, and validate passed it. Both now name the key."""
+    root = copy_site(tmp_path / "site", families=[fid])
+    rel, key = rename(root)
     assert both_refuse(root, tmp_path / "out", "--no-cache") == [
-        f"data/canonic/sweep.json $.models[{last}].name: expected no field-like token such as overall_x (the canonic pages "
-        'show this value, and its protocol forbids an aggregate field); found total_score, in "Model total_score"']
+        f"{rel} {key}: expected no field-like token such as overall_x (the {fid} pages show this value, and its protocol "
+        'forbids an aggregate field); found total_score, in "Model total_score"']
 
 
 def _many_problems(site: Path, n: int) -> None:
