@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import one_family, run_cli
+from test_declared import _edit_line
 
 FID = "vignette"
 CONFIG = f"content/{FID}/benchmark.toml"
@@ -17,14 +18,6 @@ CONFIG = f"content/{FID}/benchmark.toml"
 
 def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def _edit_line(path: Path, index: int, edit) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    rec = json.loads(lines[index])
-    edit(rec)
-    lines[index] = json.dumps(rec)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _fails_alike(root: Path, *lines: str) -> None:
