@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 
+from dataclasses import dataclass, replace
 from html import escape
+
+from markupsafe import escape as markup_escape
 
 from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
-from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
+from sitegen.families.declared.compute import Board, DeclaredResults, ScoredItem, SweepResult
 from sitegen.families.declared.figure import draw_board
 from sitegen.families.declared.sentences import SENTENCES
 from sitegen.families.declared.validate import config_rel, freeze_rel
@@ -30,6 +33,149 @@ def sweep_path(fid: str, sweep: str) -> str:
 
 def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
+
+
+def item_model_path(fid: str, prompt: str, slug: str) -> str:
+    """The page of one model's outputs for a prompt whose page is split (see PAGE_BYTES)."""
+    return f"{fid}/items/{prompt}/{slug}/index.html"
+
+
+def model_slugs(models) -> dict[str, str]:
+    """Each model's address segment: its id slugified ("lumen/lark-3" -> "lumen-lark-3"), with
+    8 hex digits of its SHA-256 where two ids share a slug (render.row_ids). Only letters, digits
+    and hyphens: never a folder of its own, never "index.html", the same for every prompt."""
+    return render.row_ids("", [m.id for m in models])
+
+
+# The most HTML a prompt's page may hold before its outputs go onto a page per model: 300 kB.
+# About forty outputs of 1,000 words with their readings; compressed (about a quarter) it is
+# 75 kB, about a second on a slow phone connection, and a page past it takes noticeably longer
+# to lay out and to search in the browser. One prompt of a real benchmark (31 models, 3
+# iterations) is 93 outputs, some 800 kB with two sweeps' readings: split, its page is the
+# summary tables (about 20 kB a sweep) and each model's page three outputs (about 25 kB).
+PAGE_BYTES = 300_000
+# What the estimate (page_bytes) adds to the texts a page shows, in bytes of markup: measured on
+# the rendered pages, rounded up (tests/test_declared_pages.py holds the estimate to the page).
+PAGE_MARKUP = 12_000  # the page's frame: header, navigation, prompt, each sweep's heading, scales, sources
+ROW_MARKUP = 110  # a summary table's row, besides the model's name and id (its link)
+OUTPUT_MARKUP = 300  # an output's block, besides its text, its model's name and its attempts' messages
+READING_MARKUP = 200  # one sweep's reading of an output, besides its rationale and reply
+CRITERION_MARKUP = 10  # a criterion's score in a reading, besides its label
+
+
+def settings_of(res: DeclaredResults, sweep: SweepResult):
+    """The settings SWEEP was judged under: its criteria, repeats, synthetic flag and boards.
+    Every sweep's readings are shown under its own settings, read here and nowhere else."""
+    return res.config
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One sweep's reading of an output: its scored item and the criteria it was read on."""
+    sweep: SweepResult
+    x: ScoredItem
+    criteria: list
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One generation, shown once on its page with every sweep's reading of it (current first):
+    the sweeps that re-judged the same text share it."""
+    key: str  # the anchor's key: "model iteration", with a sweep id when the sweeps' texts differ
+    model: object
+    iteration: int
+    readings: list[Reading]
+    anchor: str = ""
+    page: str = ""  # the page that shows it
+
+    @property
+    def item(self):
+        return self.readings[0].x.item
+
+
+@dataclass(frozen=True)
+class SweepRows:
+    """A sweep's section of a prompt's page: its summary rows (each with the output it links),
+    the records it lacks and its settings' iterations."""
+    sweep: SweepResult
+    iterations: int
+    rows: list[tuple[ScoredItem, Shown]]
+    missing: list[tuple[object, int]]
+
+
+def _generation(item) -> str:
+    """What makes two sweeps' records the same output: its text and how it was generated."""
+    return item.model_dump_json(include={"output", "attempts", "final"})
+
+
+def shown_outputs(res: DeclaredResults, prompt: str, by_prompt: dict, models: dict) -> list[Shown]:
+    """Every output of PROMPT in any sweep, each text once, by model name and iteration."""
+    pairs: dict[tuple[str, int], list[tuple[SweepResult, ScoredItem]]] = {}
+    for s in res.sweeps:
+        for x in by_prompt.get((s.id, prompt), []):
+            pairs.setdefault((x.item.model, x.item.iteration), []).append((s, x))
+    shown = []
+    for (m, it), got in sorted(pairs.items(), key=lambda kv: (models[kv[0][0]].name, kv[0][0], kv[0][1])):
+        groups: dict[str, list[Reading]] = {}
+        for s, x in got:
+            groups.setdefault(_generation(x.item), []).append(Reading(s, x, settings_of(res, s).criteria))
+        for readings in groups.values():
+            key = f"{m} {it}" if len(groups) == 1 else f"{m} {it} {readings[0].sweep.id}"
+            shown.append(Shown(key, models[m], it, readings))
+    return shown
+
+
+def _text_bytes(text: str | None) -> int:
+    return len(str(markup_escape(text)).encode("utf-8")) if text else 0
+
+
+def output_bytes(o: Shown) -> int:
+    """The estimated HTML of an output's block: its texts as escaped, and the markup around them."""
+    it = o.item
+    n = OUTPUT_MARKUP + _text_bytes(o.model.name) + _text_bytes(it.output) + sum(_text_bytes(a.detail) + 40 for a in it.attempts or [])
+    n += _text_bytes(it.final.detail) + 40 if it.final else 0
+    for r in o.readings:
+        n += READING_MARKUP + sum(CRITERION_MARKUP + _text_bytes(c.label) for c in r.criteria)
+        n += sum(_text_bytes(j.rationale) + _text_bytes(j.reply) for j in r.x.item.judgments)
+    return n
+
+
+def page_bytes(prompt, shown: list[Shown], sweeps: int) -> int:
+    """The estimated HTML of a prompt's page holding every output: its text, each sweep's summary
+    rows and each output's block."""
+    return PAGE_MARKUP + _text_bytes(prompt.text) + sum(sweeps * (ROW_MARKUP + _text_bytes(o.model.name) + len(o.model.id)) + output_bytes(o) for o in shown)
+
+
+def prompt_pages(res: DeclaredResults, p, by_prompt: dict, common: dict, slugs: dict[str, str]) -> list[Page]:
+    """A prompt's page: a section per sweep (current first) with its summary table, then every
+    output with each sweep's reading. Past PAGE_BYTES the outputs go onto a page per model,
+    and the prompt's page keeps the summary tables, linking them."""
+    fid, models = res.input.fid, common["models"]
+    shown = shown_outputs(res, p.id, by_prompt, models)
+    split = page_bytes(p, shown, len(res.sweeps)) > PAGE_BYTES
+    anchors = render.row_ids("out", [o.key for o in shown])
+    here = item_path(fid, p.id)
+    shown = [replace(o, anchor=anchors[o.key], page=item_model_path(fid, p.id, slugs[o.model.id]) if split else here) for o in shown]
+    sections = [SweepRows(s, settings_of(res, s).repeats.iterations,
+                          [(r.x, o) for o in shown for r in o.readings if r.sweep is s],
+                          [(models[m], k) for m, q, k in s.missing if q == p.id]) for s in res.sweeps]
+    scales: dict[str, tuple[list[str], list]] = {}  # the sweeps read on the same criteria share one line
+    for s in res.sweeps:
+        criteria = settings_of(res, s).criteria
+        scales.setdefault(json.dumps([c.model_dump() for c in criteria], sort_keys=True), ([], criteria))[0].append(s.id)
+    title = p.title or p.id
+    page = {**common, "prompt": p, "sections": sections, "scales": list(scales.values()), "split": split,
+            "page_bytes": PAGE_BYTES, "iterations": max(x.iterations for x in sections)}
+    by_model: dict[str, list[Shown]] = {}
+    for o in shown:
+        by_model.setdefault(o.model.id, []).append(o)
+    parts = [(models[m], item_model_path(fid, p.id, slugs[m])) for m in by_model]
+    out = [Page(here, "declared/item.html", f"{title}: {res.config.title}",
+                {**page, "outputs": [] if split else shown, "parts": parts if split else []})]
+    if split:
+        out += [Page(path, "declared/item_model.html", f"{title}, {model.name}: {res.config.title}",
+                     {**page, "model": model, "outputs": by_model[model.id]}) for model, path in parts]
+    return out
 
 
 def outputs(res: DeclaredResults) -> Outputs:
@@ -102,15 +248,13 @@ def outputs(res: DeclaredResults) -> Outputs:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
     for s in res.sweeps[1:]:
         out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}", {**common, "sweep": s}))
-    by_prompt: dict[str, list] = {}
-    for x in current.items:
-        by_prompt.setdefault(x.item.prompt, []).append(x)
+    slugs = model_slugs(inp.models)
+    by_prompt: dict[tuple[str, str], list[ScoredItem]] = {}
+    for s in res.sweeps:
+        for x in s.items:
+            by_prompt.setdefault((s.id, x.item.prompt), []).append(x)
     for p in inp.prompts:
-        xs = sorted(by_prompt.get(p.id, []), key=lambda x: (models[x.item.model].name, x.item.model, x.item.iteration))
-        anchors = render.row_ids("out", [f"{x.item.model} {x.item.iteration}" for x in xs])
-        out.pages.append(Page(item_path(fid, p.id), "declared/item.html", f"{p.title or p.id}: {cfg.title}",
-                              {**common, "prompt": p, "items": xs, "anchors": anchors,
-                               "missing": [(models[m], k) for m, q, k in current.missing if q == p.id]}))
+        out.pages.extend(prompt_pages(res, p, by_prompt, common, slugs))
     out.fragments[f"{fid}.method"] = ("declared/_method.html", common)
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
     out.summary = {
