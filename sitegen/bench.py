@@ -23,7 +23,9 @@ process as `sitegen serve` rebuilds), and, when `hugo` is on PATH, the demo's co
 plain Hugo site with as many pages of similar sizes built cold, in turn, pair by pair
 (sitegen.bench_hugo). A site of --pages one-line markdown pages (10,000 by default) is built
 cold, rebuilt with nothing changed and with one page edited, beside Hugo's cold build of the
-same pages (sitegen.bench_pages). Then what bounds the time: the CPU seconds of the build's
+same pages (sitegen.bench_pages). A declared benchmark of a real one's shape (--shaped models, 30
+by default: 32 prompts, 3 iterations, two sweeps of 1,000-word outputs) is built cold, with its
+output's size, largest page and pages (sitegen.bench_shaped). Then what bounds the time: the CPU seconds of the build's
 fixed costs (its start and imports, drawing its figures, Canonic's bootstraps), each measured
 alone (sitegen.bench_floors), and what each time goal leaves for the rest. Last, each goal with its
 measure, met or not met.
@@ -46,7 +48,7 @@ import threading
 import time
 from pathlib import Path
 
-from sitegen import bench_floors, bench_hugo, bench_pages
+from sitegen import bench_floors, bench_hugo, bench_pages, bench_shaped
 from sitegen.build import WRITER_CHECKS, WRITING, WRITING_CPU
 from sitegen.families.canonic.demo.design import BASE_MODELS
 
@@ -608,6 +610,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-rebuilds", action="store_true", help="skip the rebuild measurements")
     ap.add_argument("--pages", default="10000",
                     help="comma-separated sizes of the authored-pages site (one-line markdown pages; 0: none)")
+    ap.add_argument("--shaped", default="30",
+                    help="comma-separated model counts of the real-shaped declared benchmark (0: none)")
     ap.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison")
     args = ap.parse_args(argv)
     repo = args.root.resolve()
@@ -625,6 +629,8 @@ def main(argv: list[str] | None = None) -> None:
         versus = _versus_hugo(hugo, repo, Path(tmp), args.runs) if hugo else None
         pages = [bench_pages.measure(Path(tmp), n, args.runs, _one_build, _run_build, _timed, hugo)
                  for n in (int(p) for p in args.pages.split(",") if p) if n > 0]
+        shaped = [bench_shaped.measure(Path(tmp), n, args.runs, _one_build)
+                  for n in (int(m) for m in args.shaped.split(",") if m) if n > 0]
 
     _print_scales(rows)
     print("\nMedian seconds per stage:")
@@ -641,6 +647,7 @@ def main(argv: list[str] | None = None) -> None:
     elif not args.no_hugo:
         print(f"\nHugo comparison skipped: `hugo` is not on PATH; {bench_hugo.INSTALL_HINT}.")
     bench_pages.print_table(pages)
+    bench_shaped.print_table(shaped)
     _print_fixed_costs(rows, versus)
     _print_goals(rows, rebuilds, versus)
 

@@ -253,9 +253,12 @@ def outputs(res: DeclaredResults) -> Outputs:
     for s in res.sweeps:
         for x in s.items:
             by_prompt.setdefault((s.id, x.item.prompt), []).append(x)
+    split = []
     for p in inp.prompts:
-        out.pages.extend(prompt_pages(res, p, by_prompt, common, slugs))
-    out.fragments[f"{fid}.method"] = ("declared/_method.html", common)
+        made = prompt_pages(res, p, by_prompt, common, slugs)
+        split += [p] if len(made) > 1 else []
+        out.pages.extend(made)
+    out.fragments[f"{fid}.method"] = ("declared/_method.html", {**common, "page_bytes": PAGE_BYTES, "split_prompts": split})
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
     out.summary = {
         "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": cfg.synthetic, "line": cfg.description,
