@@ -14,6 +14,7 @@ from html import escape
 
 from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
+from sitegen.families.declared import settings
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
 from sitegen.families.declared.sentences import SENTENCES
@@ -32,14 +33,37 @@ def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
 
 
+def settings_of(res: DeclaredResults, sweep: SweepResult):
+    """The configuration SWEEP was computed with (its criteria, boards, repeats, gate, synthetic):
+    the top level's, its own tables in place. A sweep's readings are shown under these."""
+    return sweep.config or res.config
+
+
+def settings_rows(s: SweepResult, cfg) -> list[tuple]:
+    """Sweep S's settings as (sweep, setting, value) rows: each criterion's fields, then each
+    other table's, dotted ("criteria.voice.weight", "gate.min_scored_share"); lists as JSON."""
+    rows = []
+    for c in cfg.criteria:
+        rows += [(s.id, f"criteria.{c.id}.{k}", v) for k, v in c.model_dump(mode="json").items() if k != "id"]
+    for key in settings.SWEEP_SETTINGS:
+        if key == "synthetic":
+            rows.append((s.id, key, cfg.synthetic))
+        elif key != "criteria":
+            rows += [(s.id, f"{key}.{k}", json.dumps(v) if isinstance(v, list) else v) for k, v in getattr(cfg, key).model_dump(mode="json").items()]
+    return rows
+
+
 def outputs(res: DeclaredResults) -> Outputs:
     inp, cfg, fid = res.input, res.config, res.input.fid
     sources = {rel: sf.sha256 for rel, sf in sorted(inp.files.items())}
     out = Outputs()
     tables: dict[str, Table] = {}
+    # Synthetic is each sweep's: a family wholly synthetic is marked everywhere (published());
+    # one only some of whose sweeps are marks those sweeps' tables, figures and pages alone.
+    whole = all(settings_of(res, s).synthetic for s in res.sweeps)
 
-    def table(stem, title, columns, rows, computation, used=None):
-        t = Table(f"{fid}/{stem}", title, columns, rows, used or sources, f"{fid}.{computation}")
+    def table(stem, title, columns, rows, computation, used=None, synthetic=False):
+        t = Table(f"{fid}/{stem}", title, columns, rows, used or sources, f"{fid}.{computation}", synthetic and not whole)
         out.tables.append(t)
         tables[t.stem] = t
         return t
@@ -60,22 +84,24 @@ def outputs(res: DeclaredResults) -> Outputs:
     current = res.current
     figures = {}
     for s in res.sweeps:
-        used = sweep_sources(s)
+        used, scfg = sweep_sources(s), settings_of(res, s)
         for b in s.boards:
             stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
-            table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used)
+            table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used, scfg.synthetic)
             if s is current and b.published and b.ranked:  # an unranked board has no interval to draw
                 drawn, cut = first_rows(b.published, f"{fid}/{stem}")
                 data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
                          "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in drawn]
                 figures[b.id] = Figure(f"{fid}/boards/{b.id}/figure", data, draw_board,
                                        SENTENCES.board_alt(b, b.published),
-                                       used, f"{fid}.board", cut=cut)
+                                       used, f"{fid}.board", cut=cut, synthetic=scfg.synthetic and not whole)
                 out.figures.append(figures[b.id])
-        criteria = [c.id for c in cfg.criteria]
-        table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(cfg, s),
+        criteria = [c.id for c in scfg.criteria]
+        table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(scfg, s),
               ["sweep", "model", "prompt", "iteration", "state", "attempts", "outcome", "reason", "judge", "score", *criteria],
-              item_rows(s, criteria), "items", used)
+              item_rows(s, criteria), "items", used, scfg.synthetic)
+        table(f"sweeps/{s.id}/settings", SENTENCES.table_settings(s), ["sweep", "setting", "value"], settings_rows(s, scfg), "settings",
+              {config_rel(fid): sources[config_rel(fid)]}, scfg.synthetic)
 
     logs = [(s.id, log) for s in inp.sweeps for log in s.logs]
     if logs:
@@ -90,8 +116,10 @@ def outputs(res: DeclaredResults) -> Outputs:
           {config_rel(fid): sources[config_rel(fid)]})
     prompts = {p.id: p for p in inp.prompts}
     models = {m.id: m for m in inp.models}
+    cfg = settings_of(res, current)  # the home, boards, method and prompt pages show the current sweep
     common = {"cfg": cfg, "res": res, "fid": fid, "judges": judges, "prompts": prompts, "models": models,
-              "synthetic": cfg.synthetic, "sources": sources, "tables": tables, "figures": figures,
+              "synthetic": cfg.synthetic, "sources": sources, "settings_of": lambda s: settings_of(res, s),
+              "sweep_changes": lambda a, b: settings.changes(settings_of(res, a), settings_of(res, b)), "tables": tables, "figures": figures,
               "board_path": lambda b: board_path(fid, b), "sweep_path": lambda s: sweep_path(fid, s),
               "item_path": lambda p: item_path(fid, p), "log_link": amendments.page_path(fid).removesuffix("index.html") if inp.log.entries else None,
               "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
@@ -101,7 +129,9 @@ def outputs(res: DeclaredResults) -> Outputs:
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
     for s in res.sweeps[1:]:
-        out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}", {**common, "sweep": s}))
+        own = settings_of(res, s)
+        out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}",
+                              {**common, "sweep": s, "cfg": own, "synthetic": own.synthetic}))
     by_prompt: dict[str, list] = {}
     for x in current.items:
         by_prompt.setdefault(x.item.prompt, []).append(x)
@@ -114,7 +144,7 @@ def outputs(res: DeclaredResults) -> Outputs:
     out.fragments[f"{fid}.method"] = ("declared/_method.html", common)
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
     out.summary = {
-        "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": cfg.synthetic, "line": cfg.description,
+        "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": whole, "line": cfg.description,
         "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),
                 ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]),
                 ("data", [("Downloads", f"downloads/#dl-{fid}")])],
