@@ -8,6 +8,8 @@ Built on the demo's Vignette (two sweeps: s1 archived, s2 current, a judge chang
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
 import re
 import shutil
 import tomllib
@@ -196,3 +198,84 @@ def test_the_home_page_counts_the_current_sweeps_models(tmp_path):
     s1 = _csv(out / FID / "sweeps" / "s1" / "ghost-story.csv")
     assert len({r["model"] for r in s1}) == models  # the archived sweep ran them all and keeps them
     assert np.isfinite([float(r["score"]) for r in s1 if r["score"]]).all()
+
+
+# --------------------------------------------------------------------------- a judge change shown as a change
+
+
+def _prompt_means(raw: Path, items: str) -> dict[tuple[str, str], float]:
+    """(model, prompt) -> mean item score over its scored iterations, from the published raw
+    items and configuration alone (one judge per item in the demo)."""
+    cfg = tomllib.loads((raw / CONFIG).read_text(encoding="utf-8"))
+    got: dict[tuple[str, str], list[float]] = {}
+    for line in (raw / f"data/{FID}/{items}").read_text(encoding="utf-8").splitlines():
+        it = json.loads(line)
+        if it["attempts"][-1]["outcome"] != "ok":
+            continue
+        [j] = it["judgments"]
+        num = den = 0.0
+        for c in cfg["criteria"]:
+            v = j["scores"][c["id"]]
+            if v is not None:
+                x = (v - c["min"]) / (c["max"] - c["min"])
+                num += c.get("weight", 1.0) * (1 - x if c.get("direction") == "lower" else x)
+                den += c.get("weight", 1.0)
+        got.setdefault((it["model"], it["prompt"]), []).append(100 * num / den)
+    return {k: float(np.mean(v)) for k, v in got.items()}
+
+
+def test_the_judge_change_is_a_page_of_shifts_each_recomputed_with_a_paired_bootstrap(before):
+    _root, out = before
+    page = out / FID / "compare" / "s1" / "s2" / "index.html"
+    text = _text(page)
+    assert "judged 1,142 of its 1,142 outputs with the same text as sweep s1" in text and "the same outputs, read again" in text
+    raw = out / "raw"
+    a, b = _prompt_means(raw, "sweep-s1.jsonl"), _prompt_means(raw, "sweep-s2.jsonl")
+    prompts = {p["id"]: p["category"] for p in map(json.loads, (raw / f"data/{FID}/prompts.jsonl").read_text(encoding="utf-8").splitlines())}
+    rows = _csv(out / FID / "compare" / "s1" / "s2" / "shifts.csv")
+    assert {r["board"] for r in rows} == {c.lower().replace(" ", "-") for c in prompts.values()}
+    for r in rows:
+        ids = [p for p, c in prompts.items() if c.lower().replace(" ", "-") == r["board"] and (r["model"], p) in a and (r["model"], p) in b]
+        d = np.array([b[(r["model"], p)] - a[(r["model"], p)] for p in ids])
+        assert float(r["shift"]) == pytest.approx(d.mean(), abs=1e-9) and int(r["prompts"]) == len(ids)
+        seed = int.from_bytes(hashlib.sha256("|".join(["shift", "s1", "s2", r["model"], r["board"]]).encode()).digest()[:8], "big")
+        assert int(r["seed"]) == seed
+        boot = d[np.random.default_rng(seed).integers(0, len(d), size=(10_000, len(d)))].mean(axis=1)
+        assert [float(r["low"]), float(r["high"])] == pytest.approx(list(np.percentile(boot, [2.5, 97.5])), abs=1e-9)
+        s1 = next(x for x in _csv(out / FID / "sweeps" / "s1" / f"{r['board']}.csv") if x["model"] == r["model"])
+        assert (r["score_before"], r["rank_best_before"], r["rank_worst_before"]) == (s1["score"], s1["rank_best"], s1["rank_worst"])
+    # every row the page shows with an interval clear of 0 says which way it moved, and no other does
+    moved = sum(float(r["low"]) > 0 or float(r["high"]) < 0 for r in rows)
+    assert page.read_text(encoding="utf-8").count('<span class="note">down</span>') + page.read_text(encoding="utf-8").count('<span class="note">up</span>') == moved
+
+
+def test_each_boards_rank_correlation_and_its_interval_are_recomputed(before):
+    _root, out = before
+    raw = out / "raw"
+    a, b = _prompt_means(raw, "sweep-s1.jsonl"), _prompt_means(raw, "sweep-s2.jsonl")
+    shifts = _csv(out / FID / "compare" / "s1" / "s2" / "shifts.csv")
+    prompts = {p["id"]: p["category"] for p in map(json.loads, (raw / f"data/{FID}/prompts.jsonl").read_text(encoding="utf-8").splitlines())}
+    row = next(r for r in _csv(out / FID / "compare" / "s1" / "s2" / "correlation.csv") if r["board"] == "noir")
+    models = [r["model"] for r in shifts if r["board"] == "noir"]
+    ids = [p for p, c in prompts.items() if c == "Noir" and all((m, p) in a and (m, p) in b for m in models)]
+    A = np.array([[a[(m, p)] for m in models] for p in ids])
+    B = np.array([[b[(m, p)] for m in models] for p in ids])
+
+    def rho(x, y):  # no ties among means of real-valued scores: ordinal ranks
+        rx, ry = np.argsort(np.argsort(x)), np.argsort(np.argsort(y))
+        return np.corrcoef(rx, ry)[0, 1]
+
+    assert float(row["rho"]) == pytest.approx(rho(A.mean(0), B.mean(0)), abs=1e-9)
+    idx = np.random.default_rng(int(row["seed"])).integers(0, len(ids), size=(10_000, len(ids)))
+    draws = [rho(A[i].mean(0), B[i].mean(0)) for i in idx]
+    assert [float(row["low"]), float(row["high"])] == pytest.approx(list(np.percentile(draws, [2.5, 97.5])), abs=1e-9)
+    assert f"Spearman's ρ between the sweeps' rankings: {float(row['rho']):.2f}" in _text(out / FID / "compare" / "s1" / "s2" / "index.html")
+
+
+def test_the_comparison_is_linked_from_both_sweeps_the_amendment_and_the_feed(before):
+    _root, out = before
+    href = "compare/s1/s2/"
+    assert href in (out / FID / "index.html").read_text(encoding="utf-8")
+    assert href in (out / FID / "sweeps" / "s1" / "index.html").read_text(encoding="utf-8")
+    assert href in (out / FID / "amendments" / "index.html").read_text(encoding="utf-8")
+    assert f"{FID}/{href}" in (out / "feed.xml").read_text(encoding="utf-8")

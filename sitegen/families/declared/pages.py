@@ -15,6 +15,7 @@ from html import escape
 from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
 from sitegen.families.declared import settings
+from sitegen.families.declared.compare import comparisons
 from sitegen.families.declared.compute import Board, DeclaredResults, SweepResult
 from sitegen.families.declared.figure import draw_board
 from sitegen.families.declared.sentences import SENTENCES
@@ -31,6 +32,10 @@ def sweep_path(fid: str, sweep: str) -> str:
 
 def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
+
+
+def compare_path(fid: str, before: str, after: str) -> str:
+    return f"{fid}/compare/{before}/{after}/index.html"
 
 
 def settings_of(res: DeclaredResults, sweep: SweepResult):
@@ -103,6 +108,19 @@ def outputs(res: DeclaredResults) -> Outputs:
         table(f"sweeps/{s.id}/settings", SENTENCES.table_settings(s), ["sweep", "setting", "value"], settings_rows(s, scfg), "settings",
               {config_rel(fid): sources[config_rel(fid)]}, scfg.synthetic)
 
+    compared = comparisons(res)
+    for c in compared:
+        synthetic = settings_of(res, c.before).synthetic or settings_of(res, c.after).synthetic
+        table(f"compare/{c.slug}/shifts", SENTENCES.table_shifts(cfg, c),
+              ["before", "after", "board", "model", "name", "score_before", "rank_best_before", "rank_worst_before",
+               "score_after", "rank_best_after", "rank_worst_after", "shift", "low", "high", "prompts", "seed"],
+              [(c.before.id, c.after.id, bc.id, x.model, x.name, x.before.score, x.before.rank_best, x.before.rank_worst, x.after.score,
+                x.after.rank_best, x.after.rank_worst, x.shift, x.low, x.high, x.prompts, None if x.seed is None else str(x.seed))
+               for bc in c.boards for x in bc.shifts], "shift", None, synthetic)
+        table(f"compare/{c.slug}/correlation", SENTENCES.table_correlation(cfg, c),
+              ["before", "after", "board", "models", "prompts", "rho", "low", "high", "seed"],
+              [(c.before.id, c.after.id, bc.id, len(bc.shifts), bc.rho_prompts, bc.rho, bc.rho_low, bc.rho_high,
+                None if bc.rho_seed is None else str(bc.rho_seed)) for bc in c.boards], "rank-correlation", None, synthetic)
     logs = [(s.id, log) for s in inp.sweeps for log in s.logs]
     if logs:
         table("inspect-logs", SENTENCES.table_logs(cfg),
@@ -124,7 +142,8 @@ def outputs(res: DeclaredResults) -> Outputs:
               "item_path": lambda p: item_path(fid, p), "log_link": amendments.page_path(fid).removesuffix("index.html") if inp.log.entries else None,
               "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
               "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid),
-              "freeze_rel": freeze_rel(fid), "logs": logs}
+              "freeze_rel": freeze_rel(fid), "logs": logs, "comparisons": compared,
+              "compare_link": lambda c: compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
@@ -132,6 +151,11 @@ def outputs(res: DeclaredResults) -> Outputs:
         own = settings_of(res, s)
         out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}",
                               {**common, "sweep": s, "cfg": own, "synthetic": own.synthetic}))
+    for c in compared:
+        shown = settings_of(res, c.after)
+        out.pages.append(Page(compare_path(fid, c.before.id, c.after.id), "declared/compare.html",
+                              f"Sweep {c.before.id} and sweep {c.after.id}: {cfg.title}",
+                              {**common, "cmp": c, "synthetic": shown.synthetic or settings_of(res, c.before).synthetic}))
     by_prompt: dict[str, list] = {}
     for x in current.items:
         by_prompt.setdefault(x.item.prompt, []).append(x)
@@ -146,7 +170,8 @@ def outputs(res: DeclaredResults) -> Outputs:
     out.summary = {
         "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": whole, "line": cfg.description,
         "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),
-                ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]),
+                ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]
+                 + [(f"{c.before.id} and {c.after.id} compared", compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")) for c in compared]),
                 ("data", [("Downloads", f"downloads/#dl-{fid}")])],
         "result": {"dated": "sweep", "date": current.date, "boards": [
             {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first],
@@ -158,6 +183,9 @@ def outputs(res: DeclaredResults) -> Outputs:
     out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
+    out.feed += [FeedEntry(f"tag:sitegen,{c.after.date}:{fid}/compare/{c.slug}", SENTENCES.compare_title(c), c.after.date,
+                           compare_path(fid, c.before.id, c.after.id).removesuffix("index.html"), f"<p>{escape(SENTENCES.compare_line(c))}</p>")
+                 for c in compared]
     amendments.publish(out, fid, cfg.title, inp.log,
                        {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out
