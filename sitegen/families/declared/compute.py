@@ -25,6 +25,7 @@ import numpy as np
 
 from sitegen import stats
 from sitegen.families.declared import settings
+from sitegen.families.declared.criteria_board import criterion_cells
 from sitegen.families.declared.config import BenchmarkConfig
 from sitegen.families.declared.models import Item
 from sitegen.families.declared.validate import OVERALL, DeclaredInput, board_slug, judgment_score
@@ -134,6 +135,7 @@ class SweepResult:
     config: BenchmarkConfig | None = None  # what it was computed with: the top level, its own settings in place (settings.py)
     fingerprint: str = ""  # of those settings as written
     changes: list[str] = field(default_factory=list)  # how its settings differ from the previous sweep's (by date)
+    criteria: dict[str, list] = field(default_factory=dict)  # board id -> its per-criterion cells (criteria_board.py)
 
     @property
     def models(self) -> list[str]:
@@ -193,11 +195,16 @@ def _sweep(inp: DeclaredInput, index: int, before: int | None) -> SweepResult:
                 for bj in s.judges[i + 1:]:
                     agreement.append(_agreement(b, a, bj, scored))
     retried = sum(len(x.item.attempts) > 1 for x in scored) if cfg.generation.attempts_recorded else None
+    by_prompt: dict[tuple[str, str], list[ScoredItem]] = {}
+    for x in scored:
+        if x.state == "scored":
+            by_prompt.setdefault((x.item.model, x.item.prompt), []).append(x)
+    cells = {b.id: criterion_cells(s.id, b, cfg.criteria, by_prompt) for b in boards}
     return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement, retried,
                        [x for x in scored if x.state == "failed"], [x for x in scored if x.state == "unscored"], sorted(missing), s.amendment,
                        all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None,
                        cfg, inp.fingerprints[index] if inp.fingerprints else "",
-                       [] if before is None else settings.changes(settings.for_sweep(inp.config, before), cfg))
+                       [] if before is None else settings.changes(settings.for_sweep(inp.config, before), cfg), cells)
 
 
 def _board(inp: DeclaredInput, cfg: BenchmarkConfig, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict,

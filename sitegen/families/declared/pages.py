@@ -34,6 +34,10 @@ def item_path(fid: str, prompt: str) -> str:
     return f"{fid}/items/{prompt}/index.html"
 
 
+def criteria_path(fid: str, board: str) -> str:
+    return f"{fid}/boards/{board}/criteria/index.html"
+
+
 def compare_path(fid: str, before: str, after: str) -> str:
     return f"{fid}/compare/{before}/{after}/index.html"
 
@@ -81,6 +85,13 @@ def outputs(res: DeclaredResults) -> Outputs:
     board_columns = ["sweep", "board", "model", "name", "house", "expected", "scored", "failed", "missing", "unscored", "published",
                      "score", "low", "high", "prompts", "rank_best", "rank_worst", "seed"]
 
+    criteria_columns = ["sweep", "board", "criterion", "label", "direction", "min", "max", "model", "name", "mean", "low", "high", "prompts", "seed"]
+
+    def criteria_rows(s: SweepResult, b: Board, scfg):
+        crit, names = {c.id: c for c in scfg.criteria}, {r.model: r.name for r in b.rows}
+        return [(s.id, b.id, x.criterion, crit[x.criterion].label, crit[x.criterion].direction, crit[x.criterion].min, crit[x.criterion].max,
+                 x.model, names[x.model], x.mean, x.low, x.high, x.prompts, None if x.seed is None else str(x.seed)) for x in s.criteria.get(b.id, [])]
+
     def board_rows(s: SweepResult, b: Board):
         return [(s.id, b.id, r.model, r.name, r.house, r.expected, r.scored, r.failed, r.missing, r.unscored, r.published,
                  r.score, r.low, r.high, r.prompts, r.rank_best, r.rank_worst, None if r.seed is None else str(r.seed)) for r in b.rows]
@@ -93,6 +104,8 @@ def outputs(res: DeclaredResults) -> Outputs:
         for b in s.boards:
             stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
             table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used, scfg.synthetic)
+            cstem = f"boards/{b.id}/criteria" if s is current else f"sweeps/{s.id}/{b.id}-criteria"
+            table(cstem, SENTENCES.table_board_criteria(cfg, s, b), criteria_columns, criteria_rows(s, b, scfg), "criteria-board", used, scfg.synthetic)
             if s is current and b.published and b.ranked:  # an unranked board has no interval to draw
                 drawn, cut = first_rows(b.published, f"{fid}/{stem}")
                 data = [{"model": r.model, "name": r.name, "score": r.score, "low": r.low, "high": r.high,
@@ -147,6 +160,10 @@ def outputs(res: DeclaredResults) -> Outputs:
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
+    for b in current.boards:
+        if b.published:
+            out.pages.append(Page(criteria_path(fid, b.id), "declared/criteria.html", f"{b.label}, criterion by criterion: {cfg.title}",
+                                  {**common, "board": b, "sweep": current, "cells": _cells(current, b)}))
     for s in res.sweeps[1:]:
         own = settings_of(res, s)
         out.pages.append(Page(sweep_path(fid, s.id), "declared/sweep.html", f"Sweep {s.id}: {cfg.title}",
@@ -189,6 +206,11 @@ def outputs(res: DeclaredResults) -> Outputs:
     amendments.publish(out, fid, cfg.title, inp.log,
                        {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out
+
+
+def _cells(s: SweepResult, b: Board) -> dict[tuple[str, str], object]:
+    """(criterion id, model id) -> its per-criterion cell on board B."""
+    return {(x.criterion, x.model): x for x in s.criteria.get(b.id, [])}
 
 
 def item_rows(s: SweepResult, criteria: list[str]) -> list[tuple]:
