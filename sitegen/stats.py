@@ -202,3 +202,52 @@ def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float | None:
     if denom == 0.0:
         return None
     return round(float((dx * dy).sum()) / denom, 12)
+
+
+def spearman_bootstrap(before: np.ndarray, after: np.ndarray, seed: int, resamples: int = RESAMPLES,
+                       confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of Spearman's rho between two readings of the same models
+    on the same prompts: BEFORE and AFTER are (prompts x models) arrays of prompt scores. Each
+    resample draws prompts (the same draw for both readings and every model), takes each
+    model's mean over them in each reading, and correlates the two rankings::
+
+        rng = numpy.random.default_rng(seed)
+        idx = rng.integers(0, n_prompts, size=(resamples, n_prompts))
+        rho of (before[idx].mean(axis=1), after[idx].mean(axis=1)), row by row; percentiles
+
+    A draw whose ranking has no variation (every model tied) has no rho and is left out; None
+    when no draw has one."""
+    before, after = np.asarray(before, dtype=np.float64), np.asarray(after, dtype=np.float64)
+    n = before.shape[0]
+    if n == 0 or before.shape != after.shape or before.shape[1] < 2:
+        raise ValueError("a rank-correlation bootstrap needs paired prompts x models arrays of two models or more")
+    rng = np.random.default_rng(seed)
+    idx = _draw_indices(rng, n, resamples)
+    rhos = np.concatenate([_row_rho(before[chunk].mean(axis=1), after[chunk].mean(axis=1)) for chunk in np.array_split(idx, 10)])
+    rhos = rhos[np.isfinite(rhos)]
+    if rhos.size == 0:
+        return None
+    tail = (100.0 - confidence) / 2.0
+    lo, hi = np.percentile(rhos, [tail, 100.0 - tail])
+    return float(lo), float(hi)
+
+
+def _row_rho(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Spearman's rho of each row of X with the same row of Y (average ranks for ties, as
+    spearman_rho; nan where a row has no variation)."""
+    rx, ry = _row_ranks(x), _row_ranks(y)
+    dx, dy = rx - rx.mean(axis=1, keepdims=True), ry - ry.mean(axis=1, keepdims=True)
+    denom = np.sqrt((dx * dx).sum(axis=1) * (dy * dy).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, (dx * dy).sum(axis=1) / np.where(denom > 0, denom, 1.0), np.nan)
+
+
+def _row_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks 1..m within each row; a row holding ties takes average_ranks' (rare: means of scores)."""
+    ranks = np.empty_like(x)
+    order = np.argsort(x, axis=1, kind="stable")
+    np.put_along_axis(ranks, order, np.arange(1, x.shape[1] + 1, dtype=np.float64)[None, :].repeat(x.shape[0], axis=0), axis=1)
+    tied = (np.diff(np.take_along_axis(x, order, axis=1), axis=1) == 0).any(axis=1)
+    for r in np.flatnonzero(tied):
+        ranks[r] = average_ranks(list(x[r]))
+    return ranks

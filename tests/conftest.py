@@ -199,6 +199,24 @@ def enable_only(root: Path, fids: list[str]) -> Path:
 # --------------------------------------------------------------------------- editing inputs
 
 
+def pin_sweeps(root: Path, fid: str) -> None:
+    """Pin every sweep of content/FID/benchmark.toml to the fingerprint of its settings as they
+    are now (`settings_fingerprint`): what a team does after changing, on purpose, settings an
+    archived sweep takes from the top level. Each sweep's line goes after its `id`."""
+    import re
+    import tomllib
+
+    from sitegen.families.declared import settings
+
+    path = root / "content" / fid / "benchmark.toml"
+    text = re.sub(r'(?m)^settings_fingerprint = .*\n', "", path.read_text(encoding="utf-8"))
+    table = tomllib.loads(text)
+    pins = iter([settings.fingerprint(table, i) for i in range(len(table["sweeps"]))])
+    parts = text.split("[[sweeps]]\n")
+    parts[1:] = [re.sub(r'(?m)^(id = .*\n)', lambda m: m.group(1) + f'settings_fingerprint = "{next(pins)}"\n', part, count=1) for part in parts[1:]]
+    path.write_text("[[sweeps]]\n".join(parts), encoding="utf-8")
+
+
 def read_cells(root: Path) -> list[dict]:
     text = (root / CELLS_REL).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.split("\n") if line.strip()]

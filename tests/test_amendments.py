@@ -54,7 +54,7 @@ def test_a_change_of_judge_without_an_amendment_is_refused_and_a_named_entry_mus
     line = next(x for x in text.split("\n") if x.startswith("amendment = "))
     config.write_text(text.replace(line + "\n", ""), encoding="utf-8")
     [p] = problems(root)
-    assert (p.file, p.path) == ("content/vignette/benchmark.toml", "sweeps[1].amendment")
+    assert (p.file, p.path) == ("content/vignette/benchmark.toml", "$.sweeps[1].amendment")
     assert "change of judges from sweep s1 (judge-a) to sweep s2 (judge-b)" in p.expected and p.found == "none"
 
     for value, expected in (('"A2"', "an entry of the amendment log"), ('"C1"', "an amendment (a clarification")):
@@ -62,12 +62,12 @@ def test_a_change_of_judge_without_an_amendment_is_refused_and_a_named_entry_mus
         (root / "content" / "vignette" / "amendments" / "C1.md").write_text(
             "---\nid: C1\nkind: clarification\ntitle: A word\ndate: 2026-10-21\n---\n\nA clarification.\n", encoding="utf-8")
         [p] = problems(root)
-        assert p.path == "sweeps[1].amendment" and p.expected.startswith(expected), p
+        assert p.path == "$.sweeps[1].amendment" and p.expected.startswith(expected), p
     entry = root / "content" / "vignette" / "amendments" / "A1.md"
     entry.write_text(entry.read_text(encoding="utf-8").replace("date: 2026-10-20", "date: 2026-11-05"), encoding="utf-8")
     config.write_text(text, encoding="utf-8")
     [p] = problems(root)
-    assert p.path == "sweeps[1].amendment" and p.found == "A1 of 2026-11-05"
+    assert p.path == "$.sweeps[1].amendment" and p.found == "A1 of 2026-11-05"
 
 
 def test_every_family_reads_its_log_and_reports_every_broken_entry_at_once(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -35,9 +36,9 @@ def _seed(*parts: str) -> int:
 
 
 def _reference(raw: Path) -> dict[tuple[str, str, str], dict]:
-    """(sweep, board, model) -> the row as the method page describes it."""
+    """(sweep, board, model) -> the row as the method page describes it, each sweep under its
+    own criteria and gate where it gives them."""
     cfg = tomllib.loads((raw / CONFIG).read_text(encoding="utf-8"))
-    crit = cfg["criteria"]
     n_iter = cfg["repeats"]["iterations"]
     prompts = _jsonl(raw / f"data/{FID}/prompts.jsonl")
     models = _jsonl(raw / f"data/{FID}/models.jsonl")
@@ -46,6 +47,7 @@ def _reference(raw: Path) -> dict[tuple[str, str, str], dict]:
         boards.setdefault(p[cfg["boards"]["by"]], []).append(p["id"])
     out = {}
     for sweep in cfg["sweeps"]:
+        crit, gate = sweep.get("criteria", cfg["criteria"]), sweep.get("gate", cfg["gate"])
         scores = {}
         for it in _jsonl(raw / f"data/{FID}/{sweep['items']}"):
             if it["attempts"][-1]["outcome"] != "ok":
@@ -69,7 +71,7 @@ def _reference(raw: Path) -> dict[tuple[str, str, str], dict]:
             for m in models:
                 means = [np.mean(got) for p in ids if (got := [scores[k] for i in range(1, n_iter + 1) if (k := (m["id"], p, i)) in scores])]
                 scored = sum(1 for p in ids for i in range(1, n_iter + 1) if (m["id"], p, i) in scores)
-                row = {"scored": scored, "expected": len(ids) * n_iter, "published": scored >= cfg["gate"]["min_scored_share"] * len(ids) * n_iter}
+                row = {"scored": scored, "expected": len(ids) * n_iter, "published": scored >= gate["min_scored_share"] * len(ids) * n_iter}
                 if row["published"]:
                     arr = np.array(means)
                     rng = np.random.default_rng(_seed(sweep["id"], m["id"], board))
@@ -116,7 +118,8 @@ def test_the_pages_say_one_judge_no_freeze_and_which_sweep_they_show(built_site)
     assert "Sweep <strong>s2</strong> of 2026-11-02, judged by one judge, Lark 3 (as judge)" in home
     assert "No freeze was recorded." in home
     method = (out / "method" / "index.html").read_text(encoding="utf-8")
-    assert "no agreement between judges is computed" in method and "Spearman" not in method
+    judges = re.search(r'<h2 id="vignette-judges">.*?<h2', method, re.S).group(0)  # the rho of two sweeps compared is elsewhere
+    assert "no agreement between judges is computed" in judges and "Spearman" not in judges and "Agreement between judges" not in method
     assert "For 9 of them a lower score is better" in method and "3 are optional" in method
     for page in [home, method, *(p.read_text(encoding="utf-8") for p in (out / "boards").glob("*/index.html"))]:
         assert "frozen" not in page.lower() and "fingerprint matched" not in page
@@ -269,8 +272,10 @@ def test_a_recorded_freeze_is_checked_on_every_build_and_each_sweep_says_whether
     with pytest.raises(InputError) as ei:
         validate(load_config(root))
     where = sorted((p.file, p.path) for p in ei.value.problems)
-    assert where == [("content/vignette/benchmark.toml", "$.criteria"), ("data/vignette/prompts.jsonl", "")], where
-    assert all("version bump" in p.expected for p in ei.value.problems)
+    # the label is also a setting the archived sweep s1 was published with: its pin refuses it too
+    assert where == [("content/vignette/benchmark.toml", "$.criteria"), ("content/vignette/benchmark.toml", "$.sweeps[0].settings_fingerprint"),
+                     ("data/vignette/prompts.jsonl", "")], where
+    assert all("version bump" in p.expected for p in ei.value.problems if p.path != "$.sweeps[0].settings_fingerprint")
 
     # a layout change is not an edit: keys reordered and spaced, the same fingerprints
     config.write_text(text, encoding="utf-8")

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import one_family, run_cli
+from conftest import one_family, run_cli, pin_sweeps
 from test_declared import _edit_line
 
 FID = "vignette"
@@ -67,6 +67,7 @@ def test_a_board_whose_every_row_is_withheld_is_published_without_a_figure(tmp_p
     root = one_family(tmp_path / "site", FID)
     cfg = root / CONFIG
     cfg.write_text(cfg.read_text(encoding="utf-8").replace("min_scored_share = 0.8", "min_scored_share = 1.0"), encoding="utf-8")
+    pin_sweeps(root, FID)  # the gate of both sweeps, changed on purpose
     items = root / f"data/{FID}/sweep-s2.jsonl"
     recs = [r for r in _jsonl(items) if not (r["prompt"] == "p01" and r["iteration"] == 1)]  # one item short for every model
     items.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")

@@ -17,7 +17,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
-from conftest import copy_site, one_family, read_sweep, write_sweep
+from conftest import copy_site, one_family, pin_sweeps, read_sweep, write_sweep
 from test_declared import _jsonl, _reference
 
 from sitegen.build import build
@@ -40,6 +40,7 @@ def _shape(root: Path) -> Path:
         old_label = re.search(rf'id = "{old}"\nlabel = "([^"]+)"', text).group(1)
         text = text.replace(f'id = "{old}"\nlabel = "{old_label}"', f'id = "{new}"\nlabel = "{label}"')
     cfg.write_text(text, encoding="utf-8")
+    pin_sweeps(root, FID)  # the archived sweep, too, is this benchmark's, made so on purpose
     for items in (root / "data" / FID).glob("sweep-*.jsonl"):
         body = items.read_text(encoding="utf-8")
         for old, (new, _label) in RENAMED.items():
@@ -159,6 +160,7 @@ def test_the_minimum_is_the_benchmarks_to_set(tmp_path):
     root = _shape(one_family(tmp_path / "site", FID))
     cfg = root / CONFIG
     cfg.write_text(cfg.read_text(encoding="utf-8").replace("overall = true", "overall = true\nmin_prompts = 5"), encoding="utf-8")
+    pin_sweeps(root, FID)
     out = tmp_path / "out"
     build(load_config(root), out, cache=False)
     assert all(r["rank_best"] == "" for r in _board_csv(out, "noir"))  # 4 prompts, below 5

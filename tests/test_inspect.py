@@ -32,7 +32,7 @@ from test_new_site import assert_installs_this_sitegen  # noqa: E402
 
 import sitegen  # noqa: E402
 
-from conftest import run_cli  # noqa: E402
+from conftest import pin_sweeps, run_cli  # noqa: E402
 from sitegen.build import build, validate  # noqa: E402
 from sitegen.config import load_config  # noqa: E402
 from sitegen.errors import InputError  # noqa: E402
@@ -116,6 +116,7 @@ def site(tmp_path_factory, logs) -> Path:
     write_log(data / "s2" / "model-1.eval", RERUN, 2, created="2026-11-27T09:00:00+00:00")
     text += '\n[[sweeps]]\nid = "s2"\ndate = "2026-11-27"\njudges = ["grader"]\nlogs = "logs/s2/*.eval"\nnote = "model-1 run again."\n'
     config.write_text(text, encoding="utf-8")
+    pin_sweeps(root, FID)  # s1, now archived, keeps the settings it was published with
     return root
 
 

@@ -80,6 +80,9 @@ class Figure:
     # (rows drawn, rows in all, the table listing all of them) when the figure draws only its
     # first FIGURE_ROWS rows (first_rows); `data` then holds only what is drawn.
     cut: tuple[int, int, str] | None = None
+    # Set by a family only part of whose data is synthetic (a declared benchmark's synthetic
+    # sweep beside a real one) on a figure of that part: published() gives it the note.
+    synthetic: bool = False
 
     @property
     def columns(self) -> list[str]:
@@ -262,13 +265,16 @@ class Registered:
 def published(family: "Family", results: Any, note: Callable[[], str]) -> Outputs:
     """The family's Outputs as the site publishes them: those of a family whose summary says
     its data is synthetic have every table and figure marked, so each download carries the
-    marker as every page does. NOTE gives the words drawn into a figure (the theme's)."""
+    marker as every page does. NOTE gives the words drawn into a figure (the theme's). A family
+    only part of whose data is synthetic marks those tables and figures itself (Table.synthetic,
+    Figure.synthetic), and only they are marked."""
     o = family.outputs(results)
-    if not o.summary.get("synthetic"):
+    whole = bool(o.summary.get("synthetic"))
+    if not whole and not any(f.synthetic for f in o.figures):
         return o
     words = note()
-    return replace(o, tables=[replace(t, synthetic=True) for t in o.tables],
-                   figures=[replace(f, synthetic_note=words) for f in o.figures])
+    return replace(o, tables=[replace(t, synthetic=True) if whole else t for t in o.tables],
+                   figures=[replace(f, synthetic_note=words) if whole or f.synthetic else f for f in o.figures])
 
 
 def forbids_aggregate(family: "Family") -> bool:

@@ -24,6 +24,8 @@ from math import comb
 import numpy as np
 
 from sitegen import stats
+from sitegen.families.declared import settings
+from sitegen.families.declared.criteria_board import criterion_cells
 from sitegen.families.declared.config import BenchmarkConfig
 from sitegen.families.declared.models import Item
 from sitegen.families.declared.validate import OVERALL, DeclaredInput, board_slug, judgment_score
@@ -130,6 +132,15 @@ class SweepResult:
     # before this sweep's date (a freeze on the sweep's own day is not claimed to precede it).
     # None without a recorded freeze.
     after_freeze: bool | None = None
+    config: BenchmarkConfig | None = None  # what it was computed with: the top level, its own settings in place (settings.py)
+    fingerprint: str = ""  # of those settings as written
+    changes: list[str] = field(default_factory=list)  # how its settings differ from the previous sweep's (by date)
+    criteria: dict[str, list] = field(default_factory=dict)  # board id -> its per-criterion cells (criteria_board.py)
+
+    @property
+    def models(self) -> list[str]:
+        """The ids of the models this sweep ran (those with at least one record in it), sorted."""
+        return sorted({x.item.model for x in self.items})
 
 
 @dataclass(frozen=True)
@@ -146,27 +157,29 @@ class DeclaredResults:
         return self.input.config
 
 
-def board_ids(inp: DeclaredInput) -> list[tuple[str, str, list[str]]]:
-    """(id, label, prompt ids) of every board, in the order of their first prompt; then the
-    overall board when the configuration publishes one."""
-    by = inp.config.boards.by
+def board_ids(inp: DeclaredInput, cfg: BenchmarkConfig) -> list[tuple[str, str, list[str]]]:
+    """(id, label, prompt ids) of every board under CFG (a sweep's configuration), in the order
+    of their first prompt; then the overall board when the configuration publishes one."""
+    by = cfg.boards.by
     boards: dict[str, list[str]] = {}
     for p in inp.prompts:
         boards.setdefault(p.field(by) if by else "all", []).append(p.id)
-    out = [(board_slug(value), value if by else inp.config.title, ids) for value, ids in boards.items()]
-    if inp.config.boards.overall and by is not None:
-        out.append((OVERALL, inp.config.boards.overall_label, [p.id for p in inp.prompts]))
+    out = [(board_slug(value), value if by else cfg.title, ids) for value, ids in boards.items()]
+    if cfg.boards.overall and by is not None:
+        out.append((OVERALL, cfg.boards.overall_label, [p.id for p in inp.prompts]))
     return out
 
 
 def compute(inp: DeclaredInput) -> DeclaredResults:
     cfg = inp.config
     order = sorted(range(len(cfg.sweeps)), key=lambda i: (cfg.sweeps[i].date, i), reverse=True)
-    return DeclaredResults(inp, [_sweep(inp, i) for i in order])
+    previous = dict(zip(order, order[1:]))  # sweep index -> the one before it by date
+    return DeclaredResults(inp, [_sweep(inp, i, previous.get(i)) for i in order])
 
 
-def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
-    cfg, s, data = inp.config, inp.config.sweeps[index], inp.sweeps[index]
+def _sweep(inp: DeclaredInput, index: int, before: int | None) -> SweepResult:
+    """Sweep INDEX computed with its own settings, never the newest sweep's (settings.py)."""
+    cfg, s, data = settings.for_sweep(inp.config, index), inp.config.sweeps[index], inp.sweeps[index]
     scored = []
     for item in data.items:
         by_judge = {j.judge: judgment_score(cfg, j) for j in item.judgments if j.scores is not None}
@@ -174,7 +187,7 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
         scored.append(ScoredItem(item, by_judge, score))
     by_key = {(x.item.model, x.item.prompt, x.item.iteration): x for x in scored}
     missing: set[tuple[str, str, int]] = set()
-    boards = [_board(inp, s.id, bid, label, prompts, by_key, missing) for bid, label, prompts in board_ids(inp)]
+    boards = [_board(inp, cfg, s.id, bid, label, prompts, by_key, missing) for bid, label, prompts in board_ids(inp, cfg)]
     agreement = []
     if len(s.judges) >= 2:
         for b in boards:
@@ -182,13 +195,20 @@ def _sweep(inp: DeclaredInput, index: int) -> SweepResult:
                 for bj in s.judges[i + 1:]:
                     agreement.append(_agreement(b, a, bj, scored))
     retried = sum(len(x.item.attempts) > 1 for x in scored) if cfg.generation.attempts_recorded else None
+    by_prompt: dict[tuple[str, str], list[ScoredItem]] = {}
+    for x in scored:
+        if x.state == "scored":
+            by_prompt.setdefault((x.item.model, x.item.prompt), []).append(x)
+    cells = {b.id: criterion_cells(s.id, b, cfg.criteria, by_prompt) for b in boards}
     return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement, retried,
                        [x for x in scored if x.state == "failed"], [x for x in scored if x.state == "unscored"], sorted(missing), s.amendment,
-                       all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None)
+                       all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None,
+                       cfg, inp.fingerprints[index] if inp.fingerprints else "",
+                       [] if before is None else settings.changes(settings.for_sweep(inp.config, before), cfg), cells)
 
 
-def _board(inp: DeclaredInput, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict, missing_keys: set) -> Board:
-    cfg = inp.config
+def _board(inp: DeclaredInput, cfg: BenchmarkConfig, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict,
+           missing_keys: set) -> Board:
     n_iter = cfg.repeats.iterations
     ranks_at = len(prompts) >= cfg.boards.min_prompts
     rows = []

@@ -145,7 +145,19 @@ class Sweep(_Strict):
         default=None, description="Instead of `items`: a glob under data/<family>/ matching the Inspect AI evaluation logs "
                                   "(`.eval` or `.json`) of this sweep, such as `logs/s1/*.eval` ([inspect] maps them).")
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="A sentence the sweep's pages and feed entry show.")
-    amendment: EntryId | None = Field(default=None, description="The amendment (content/<family>/amendments/) that records why this sweep was run; required when its judges are not the previous sweep's.")
+    amendment: EntryId | None = Field(default=None, description="The amendment (content/<family>/amendments/) that records why this sweep was run; required when its judges or settings are not the previous sweep's.")
+    # What the sweep was computed with, when it is not the top level's (settings.py): a sweep whose
+    # rubric, gate or boards changed is a new sweep with its own tables, never the old one recomputed.
+    criteria: list[Criterion] | None = Field(default=None, min_length=1, description="This sweep's own criteria ([[sweeps.criteria]]), in place of the top level's.")
+    item_score: ItemScore | None = Field(default=None, description="This sweep's own [sweeps.item_score].")
+    boards: Boards | None = Field(default=None, description="This sweep's own [sweeps.boards].")
+    repeats: Repeats | None = Field(default=None, description="This sweep's own [sweeps.repeats].")
+    generation: Generation | None = Field(default=None, description="This sweep's own [sweeps.generation].")
+    gate: Gate | None = Field(default=None, description="This sweep's own [sweeps.gate].")
+    synthetic: bool | None = Field(default=None, description="Whether this sweep's data is synthetic, in place of the top level's `synthetic`.")
+    settings_fingerprint: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
+        default=None, description="The fingerprint of the settings this sweep was published with (its own tables, else the top level's, as "
+                                  "written); required once a newer sweep archives it, so a later edit of the top level cannot recompute it.")
 
     @model_validator(mode="after")
     def _one_source(self) -> "Sweep":
@@ -194,11 +206,17 @@ class BenchmarkConfig(_Strict):
         known = {j.id for j in self.judges}
         for s in self.sweeps:
             problems += [f"sweep {s.id!r} names judge {j!r}, which [[judges]] does not declare" for j in s.judges if j not in known]
+            problems += [f"each criterion id of sweep {s.id!r} once ({d!r} repeats)" for d in duplicates(c.id for c in s.criteria or ())]
+        if self.freeze.kind == "recorded":  # the freeze fixes one rubric: the top level's, which every sweep is then judged under
+            problems += [f"sweep {s.id!r} without its own criteria or item_score (freeze.kind is \"recorded\": the frozen rubric is the top level's)"
+                         for s in self.sweeps if s.criteria is not None or s.item_score is not None]
         if any(s.logs for s in self.sweeps):
             if self.inspect is None:
                 problems.append("an [inspect] table naming the scorer, since a sweep names Inspect logs")
-            elif self.inspect.failure_reason not in self.generation.failure_reasons:
-                problems.append(f"inspect.failure_reason {self.inspect.failure_reason!r} among generation.failure_reasons")
+            else:  # each sweep of logs is read under its own generation policy (once per policy said)
+                lacking = {f"sweep {s.id!r}'s generation.failure_reasons" if s.generation else "generation.failure_reasons": None
+                           for s in self.sweeps if s.logs and self.inspect.failure_reason not in (s.generation or self.generation).failure_reasons}
+                problems += [f"inspect.failure_reason {self.inspect.failure_reason!r} among {where}" for where in lacking]
         if problems:
             raise ValueError("; ".join(problems))
         return self

@@ -42,6 +42,14 @@ SECTIONS: list[tuple[str, str, type[BaseModel]]] = [
 ]
 
 
+# The id patterns, in words (the models' own patterns: a test holds each description to them).
+PATTERNS = {
+    C.Id.__metadata__[0].pattern: "an id of 1 to 64 lower-case letters a-z, digits, `_` and `-`, starting with a letter or digit",
+    M.Slug.__metadata__[0].pattern: "an id of lower-case letters a-z, digits, `.`, `_` and `-`, starting with a letter or digit, "
+                                    "in parts joined by `/` (no part `.` or `..`)",
+}
+
+
 def _type(schema: dict, defs: dict) -> str:
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]
@@ -62,6 +70,11 @@ def _type(schema: dict, defs: dict) -> str:
     words = {"string": "text", "number": "number", "integer": "whole number", "boolean": "true or false"}.get(kind, kind or "any")
     if schema.get("format") == "date" or schema.get("pattern") == r"^\d{4}-\d{2}-\d{2}$":
         return "date (YYYY-MM-DD)"
+    if "pattern" in schema:  # an id: what it may hold, in words, then the pattern the build applies
+        words = PATTERNS.get(schema["pattern"], "text")
+        return f"{words} (`{schema['pattern']}`" + (f", at most {schema['maxLength']} characters)" if "maxLength" in schema else ")")
+    if kind == "string" and ("minLength" in schema or "maxLength" in schema):
+        return f"text of {schema.get('minLength', 0)} to {schema['maxLength']:,} characters" if "maxLength" in schema else f"text of {schema['minLength']} characters or more"
     bounds = [f"{op} {schema[k]}" for k, op in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤")) if k in schema]
     return words + (f" ({', '.join(bounds)})" if bounds else "")
 

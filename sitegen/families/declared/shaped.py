@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import tomllib
 from pathlib import Path
 
 from sitegen import requirement
+from sitegen.families.declared import settings
 from sitegen.families.demo_files import jsonl_line
 from sitegen.scaffold_site import check_new, skeleton, write_files
 
@@ -109,6 +111,12 @@ def _scores(rng: random.Random, quality: float, leniency: float, noise: float) -
 
 
 def _config() -> str:
+    """benchmark.toml, each sweep a newer one archives pinned to its settings' fingerprint."""
+    table = tomllib.loads(_config_text({}))
+    return _config_text({sid: settings.fingerprint(table, i) for i, (sid, *_rest) in enumerate(SWEEPS[:-1])})
+
+
+def _config_text(pins: dict[str, str]) -> str:
     lines = [f'title = "{TITLE}"', 'description = "Short fiction written to prompts in 23 categories, read criterion by criterion by an LLM judge, '
              'at a real benchmark\'s size."', "synthetic = true", "", "[boards]", 'by = "category"', "", "[repeats]",
              f"iterations = {ITERATIONS}", "", "[generation]", "attempts = 1", "attempts_recorded = false", "",
@@ -119,6 +127,7 @@ def _config() -> str:
     for sid, date, judge, _l, _n, extra in SWEEPS:
         lines += ["[[sweeps]]", f'id = "{sid}"', f'date = "{date}"', f'judges = ["{judge}"]', f'items = "sweep-{sid}.jsonl"']
         lines += [extra.rstrip("\n")] if extra else []
+        lines += [f'settings_fingerprint = "{pins[sid]}"'] if sid in pins else []
         lines.append("")
     for cid, label, direction in CRITERIA:
         lines += ["[[criteria]]", f'id = "{cid}"', f'label = "{label}"', "min = 0.0", "max = 20.0", f'direction = "{direction}"', ""]

@@ -38,7 +38,7 @@ from sitegen.numbers import display
 from sitegen.parquet import ParquetReader, parse_batch
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
-from sitegen.families.declared import inspect_logs
+from sitegen.families.declared import inspect_logs, settings
 from sitegen.families.declared.inspect_logs import INSTALL, LogIdentity, Where, read_sweep
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
 
@@ -75,13 +75,14 @@ class DeclaredInput:
     files: dict[str, SourceFile]
     log: amendments.Log  # content/<family>/amendments/
     frozen: list[freeze_mod.FrozenCheck]  # with a recorded freeze: each frozen input, as checked
+    fingerprints: tuple[str, ...] = ()  # each sweep's settings fingerprint (settings.py), in the configuration's order
 
 
 def judgment_score(config: BenchmarkConfig, j: Judgment) -> float:
-    """An item's score by one judge, 0-100: each scored criterion normalised onto 0-1 by its
-    scale, turned round when lower is better, and averaged with the criteria's weights over the
-    criteria the judge scored (an unscored optional criterion leaves the others' weights to
-    share its part)."""
+    """An item's score by one judge, 0-100, under CONFIG (a sweep's: settings.for_sweep): each
+    scored criterion normalised onto 0-1 by its scale, turned round when lower is better, and
+    averaged with the criteria's weights over the criteria the judge scored (an unscored optional
+    criterion leaves the others' weights to share its part)."""
     total = weight = 0.0
     for c in config.criteria:
         v = j.scores.get(c.id)
@@ -123,8 +124,11 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     log = amendments.read(root, fid, loaded, limits)
     amendments.check(log, out)
     sweeps: list[SweepInput] = []
+    fingerprints: tuple[str, ...] = ()
     if config is not None:
         _check_sweep_amendments(fid, config, log, out)
+        fingerprints = tuple(settings.fingerprint(raw[config_rel(fid)], i) for i in range(len(config.sweeps)))
+        _check_pinned(fid, config, fingerprints, out)
         logged: dict[str, tuple[Prompt, Where]] = {}
         unreadable = any(s.logs for s in config.sweeps) and inspect_logs.reader() is None
         if unreadable:  # one problem for the site, not one per sweep
@@ -157,7 +161,7 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
-    return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen)
+    return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen, fingerprints)
 
 
 def _check_not_empty(fid: str, i: int, s, sweep: SweepInput, found: list[Problem], out: list[Problem]) -> None:
@@ -173,14 +177,14 @@ def _check_not_empty(fid: str, i: int, s, sweep: SweepInput, found: list[Problem
 
 
 def _check_sweep_amendments(fid: str, config: BenchmarkConfig, log: amendments.Log, out: list[Problem]) -> None:
-    """A sweep whose judges are not the previous sweep's (by date) names the amendment that
-    records the change; a named entry is in the log, is an amendment, and is not dated after
-    the sweep it introduces."""
+    """A sweep whose judges or settings are not the previous sweep's (by date) names the
+    amendment that records the change; a named entry is in the log, is an amendment, and is not
+    dated after the sweep it introduces."""
     rel = config_rel(fid)
     order = sorted(range(len(config.sweeps)), key=lambda i: (config.sweeps[i].date, i))
     for before, i in zip([None, *order], order):
         s = config.sweeps[i]
-        where = f"sweeps[{i}].amendment"
+        where = f"$.sweeps[{i}].amendment"
         if s.amendment is not None:
             entry = log.get(s.amendment)
             if entry is None:
@@ -189,10 +193,32 @@ def _check_sweep_amendments(fid: str, config: BenchmarkConfig, log: amendments.L
                 out.append(Problem(rel, None, where, "an amendment (a clarification or rename note changes no sweep)", f"{s.amendment}, a {entry.meta.kind}"))
             elif entry.meta.date > s.date:
                 out.append(Problem(rel, None, where, f"an amendment dated on or before the sweep ({s.date})", f"{s.amendment} of {entry.meta.date}"))
-        elif before is not None and sorted(config.sweeps[before].judges) != sorted(s.judges):
+        elif before is not None:
             prev = config.sweeps[before]
-            out.append(Problem(rel, None, where, f"the amendment that records the change of judges from sweep {prev.id} "
-                               f"({', '.join(prev.judges)}) to sweep {s.id} ({', '.join(s.judges)})", "none"))
+            if sorted(prev.judges) != sorted(s.judges):
+                out.append(Problem(rel, None, where, f"the amendment that records the change of judges from sweep {prev.id} "
+                                   f"({', '.join(prev.judges)}) to sweep {s.id} ({', '.join(s.judges)})", "none"))
+            changed = settings.changes(settings.for_sweep(config, before), settings.for_sweep(config, i))
+            if changed:
+                out.append(Problem(rel, None, where, f"the amendment that records the change of settings from sweep {prev.id} to sweep {s.id} "
+                                   f"({'; '.join(changed)})", "none"))
+
+
+def _check_pinned(fid: str, config: BenchmarkConfig, fingerprints: tuple[str, ...], out: list[Problem]) -> None:
+    """Every sweep a newer one archives pins the fingerprint of its settings, and the settings it
+    would be computed with now have it: an edit of the top level (a weight, the gate) cannot
+    recompute an old sweep. A sweep whose settings changed on purpose gets its own tables as
+    they were; one whose rubric changes is a new sweep."""
+    newest = max(range(len(config.sweeps)), key=lambda i: (config.sweeps[i].date, i))
+    for i, s in enumerate(config.sweeps):
+        now, where = fingerprints[i], f"$.sweeps[{i}].settings_fingerprint"
+        if s.settings_fingerprint is None and i != newest:
+            out.append(Problem(config_rel(fid), None, where, f"the fingerprint of the settings sweep {s.id} was published with, since a newer "
+                               f"sweep archives it (its settings as they are now have {now}: if those are the ones it was published with, pin them)", "none"))
+        elif s.settings_fingerprint is not None and s.settings_fingerprint != now:
+            out.append(Problem(config_rel(fid), None, where, f"the settings sweep {s.id} was published with (fingerprint {s.settings_fingerprint}): "
+                               f"an archived sweep is not recomputed with today's configuration; give sweeps[{i}] its own tables as they were",
+                               f"settings whose fingerprint is {now}"))
 
 
 def freeze_rel(fid: str) -> str:
@@ -324,6 +350,51 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out,
     out.extend(names.clashes(((*w("$.name"), m.name) for m, w in zip(models, model_where)), "model"))
     for d in duplicates(p.id for p in prompts):
         out.append(Problem(prompts_rel, None, "$.id", "a unique prompt id", short_repr(d)))
+    # Each sweep's boards, by its own boards table; the newest's are the ones checked for items.
+    newest = max(range(len(config.sweeps)), key=lambda i: (config.sweeps[i].date, i))
+    boards_of: dict = {}
+    for i in [newest, *range(len(config.sweeps))]:
+        own = settings.for_sweep(config, i)
+        if own.boards not in boards_of:
+            found: list[Problem] = []
+            boards_of[own.boards] = _board_of(own, prompts, prompt_where, cfg, found)
+            out.extend(p for p in found if p not in out)  # a prompt lacking the field is told once, whichever sweeps group by it
+    board_of = boards_of[settings.for_sweep(config, newest).boards]
+    prompts_read = prompts_rel not in unread
+    if not prompts and prompts_read:
+        out.append(Problem(prompts_rel, None, "", "at least one prompt", "none"))
+    judges = {j.id: j for j in config.judges}
+    for i, s in enumerate(config.sweeps):
+        for jid in s.judges:
+            j = judges.get(jid)
+            if j is not None and not (j.since <= s.date and (j.until is None or s.date <= j.until)):
+                until = j.until or "now"
+                out.append(Problem(cfg, None, f"$.sweeps[{i}].date", f"a date when judge {jid!r} judged ({j.since} to {until})", s.date))
+    model_ids, prompt_ids = {m.id for m in models}, {p.id for p in prompts}
+    for i, (s, sweep) in enumerate(zip(config.sweeps, sweeps)):
+        own = settings.for_sweep(config, i)  # its criteria, repeats and policy, not necessarily the top level's
+        criteria = {c.id: c for c in own.criteria}
+        repeats = f"sweeps[{i}].repeats.iterations" if s.repeats else "repeats.iterations"
+        seen: set[tuple[str, str, int]] = set()
+        for item, where in zip(sweep.items, sweep.where):
+            if item.model not in model_ids and item.model not in refused["model"] and models_rel not in unread:
+                out.append(Problem(*where("$.model"), f"a model of {models_rel}", short_repr(item.model)))
+            if item.prompt not in prompt_ids and item.prompt not in refused["prompt"] and prompts_read:
+                out.append(Problem(*where("$.prompt"), f"a prompt of {prompts_rel}", short_repr(item.prompt)))
+            if item.iteration > own.repeats.iterations:
+                out.append(Problem(*where("$.iteration"), f"at most {own.repeats.iterations} ({repeats} in {cfg})", str(item.iteration)))
+            key = (item.model, item.prompt, item.iteration)
+            if key in seen:
+                out.append(Problem(*where(""), "one record per model, prompt and iteration", f"{item.model} {item.prompt} #{item.iteration} again"))
+            seen.add(key)
+            _check_attempts(own, item, where, out)
+            _check_judgments(own, s.judges, criteria, item, where, out)
+    if prompts_read and not refused["prompt"]:
+        _check_boards_have_items(config, sweeps, board_of, unread, out)
+
+
+def _board_of(config: BenchmarkConfig, prompts: list[Prompt], prompt_where: list, cfg: str, out: list[Problem]) -> dict[str, tuple[str, tuple]]:
+    """prompt id -> (its board's name, where its field is), under CONFIG's boards (a sweep's)."""
     by = config.boards.by
     board_of: dict[str, tuple[str, tuple]] = {}  # prompt id -> (its board's name, where its field is)
     if by is None:
@@ -348,35 +419,7 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out,
                                    f"({boards[slug]!r} already has {slug!r})", short_repr(value)))
                 continue
             board_of[p.id] = (value, w(f"$.{by}"))
-    prompts_read = prompts_rel not in unread
-    if not prompts and prompts_read:
-        out.append(Problem(prompts_rel, None, "", "at least one prompt", "none"))
-    judges = {j.id: j for j in config.judges}
-    for i, s in enumerate(config.sweeps):
-        for jid in s.judges:
-            j = judges.get(jid)
-            if j is not None and not (j.since <= s.date and (j.until is None or s.date <= j.until)):
-                until = j.until or "now"
-                out.append(Problem(cfg, None, f"$.sweeps[{i}].date", f"a date when judge {jid!r} judged ({j.since} to {until})", s.date))
-    model_ids, prompt_ids = {m.id for m in models}, {p.id for p in prompts}
-    criteria = {c.id: c for c in config.criteria}
-    for s, sweep in zip(config.sweeps, sweeps):
-        seen: set[tuple[str, str, int]] = set()
-        for item, where in zip(sweep.items, sweep.where):
-            if item.model not in model_ids and item.model not in refused["model"] and models_rel not in unread:
-                out.append(Problem(*where("$.model"), f"a model of {models_rel}", short_repr(item.model)))
-            if item.prompt not in prompt_ids and item.prompt not in refused["prompt"] and prompts_read:
-                out.append(Problem(*where("$.prompt"), f"a prompt of {prompts_rel}", short_repr(item.prompt)))
-            if item.iteration > config.repeats.iterations:
-                out.append(Problem(*where("$.iteration"), f"at most {config.repeats.iterations} (repeats.iterations in {cfg})", str(item.iteration)))
-            key = (item.model, item.prompt, item.iteration)
-            if key in seen:
-                out.append(Problem(*where(""), "one record per model, prompt and iteration", f"{item.model} {item.prompt} #{item.iteration} again"))
-            seen.add(key)
-            _check_attempts(config, item, where, out)
-            _check_judgments(config, s.judges, criteria, item, where, out)
-    if prompts_read and not refused["prompt"]:
-        _check_boards_have_items(config, sweeps, board_of, unread, out)
+    return board_of
 
 
 def _check_boards_have_items(config: BenchmarkConfig, sweeps: list[SweepInput], board_of: dict[str, tuple[str, tuple]],
