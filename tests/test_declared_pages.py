@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -228,3 +229,27 @@ def test_the_demo_keeps_one_page_a_prompt_with_both_sweeps(tmp_path):
     assert page.count('<details class="judged"') == len({(r["model"], r["iteration"]) for s in recs for r in recs[s]})
     for s, name in (("s1", "Juniper 2"), ("s2", "Lark 3 (as judge)")):
         assert page.count(f"Sweep {s}, {_esc(name)}</strong>") == len(recs[s])
+
+
+def test_each_sweeps_readings_are_shown_on_its_own_criteria(tmp_path):
+    """A sweep with its own criteria (here sweep s2 relabels one): each reading names the
+    criteria its sweep was judged on, and each sweep's scales are stated apart."""
+    root = one_family(tmp_path / "site", "vignette")
+    cfg = root / "content/vignette/benchmark.toml"
+    text = cfg.read_text(encoding="utf-8")
+    lines = []
+    for c in tomllib.loads(text)["criteria"]:
+        c = {**c, "label": "Voice, read aloud"} if c["id"] == "voice" else c
+        lines.append("[[sweeps.criteria]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in c.items()))
+    cfg.write_text(text + "\n" + "\n".join(lines), encoding="utf-8")  # the file's last [[sweeps]] is s2
+    out = tmp_path / "out"
+    build(load_config(root), out)
+    page = _read(out / "vignette/items/p01/index.html")
+    blocks = re.findall(r'<details class="judged".*?</details>', page, re.S)
+    assert blocks
+    for block in blocks:
+        s2 = block[block.index("Sweep s2, "):block.index("Sweep s1, ")]
+        s1 = block[block.index("Sweep s1, "):]
+        assert "Voice, read aloud " in s2 and "Distinct voice " not in s2
+        assert "Distinct voice " in s1 and "Voice, read aloud" not in s1
+    assert "Scales in sweep s2: Voice, read aloud 0–20" in page and "Scales in sweep s1: Distinct voice 0–20" in page
