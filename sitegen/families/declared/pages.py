@@ -1,6 +1,8 @@
 """What a declared benchmark publishes: its home, a page per board of the current sweep, a page
-per earlier sweep (archived, never rescored), a page per prompt with every output and every
-judge's reading, the method page's generated section, and a CSV and JSON of every table.
+per earlier sweep (archived, never rescored), a page per prompt with every sweep's readings
+(each output once, each sweep's reading of it under it; past PAGE_BYTES, a page per model
+beside it), the method page's generated section, and a CSV and JSON of every table. A sweep's
+readings are shown under the settings it was computed with, read through settings_of alone.
 
 Every sentence on these pages is in the family's templates (templates/declared/) or comes
 from the site's configuration and content; this module only arranges the numbers.
