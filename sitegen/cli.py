@@ -271,7 +271,7 @@ def new_site(directory: Path, fid: str, title: str, logs: Path | None) -> None:
         click.echo(f"wrote {len(written)} files into {directory}: `cd {directory} && sitegen build`, then replace the example data with yours")
     else:
         click.echo(f"wrote {len(written)} files into {directory}: write what content/{fid}/benchmark.toml marks FILL IN, "
-                   f"check its criteria's scales and data/{fid}/models.jsonl, then `cd {directory} && sitegen build`")
+                   f"declare its grader, confirm its criteria's scales and directions, check data/{fid}/models.jsonl, then `cd {directory} && sitegen build`")
 
 
 @new.command("amendment")

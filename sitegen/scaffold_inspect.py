@@ -2,13 +2,15 @@
 Inspect AI, from a folder of its evaluation logs.
 
 The logs are copied as they are into data/<id>/logs/, and the configuration is written from what
-they hold: one sweep of them (dated by the newest log), the scorer whose value is a dict of
-scores (its keys are the criteria), the epochs as iterations, the retries as attempts, a sample
-metadata field that every sample carries as a string as the boards' field. What the logs cannot
-tell is left as a placeholder the build refuses until it is written ("FILL IN: ..."): what the
-benchmark measures and who the grader is. The criteria's scales are the smallest of 1, 5, 10,
-20 or 100 that holds every score seen, each marked to be checked; models.jsonl names each model
-by its id and its house by the provider in that id, to be checked likewise.
+they hold, and nothing they do not: one sweep of them (dated by the newest log), the scorer whose
+value is a dict of scores (its keys are the criteria, in the scorer's order), the epochs as
+iterations, the retries as attempts, a sample metadata field that every sample carries as a
+string as the boards' field. Each criterion's scale is the conventional one holding every score
+seen, both ends (scale()), marked to be confirmed, and its direction left to declare. The logs
+do not record who graded, so the grader is written as kind = "unknown", which the pages say,
+with a comment to declare it. Only what the site cannot do without is left as a placeholder the
+build refuses until it is written ("FILL IN: ..."): what the benchmark measures. models.jsonl
+names each model by its id and its house by the provider in that id, to be checked.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ _CRITERION = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 INSPECT_DATA = """The records in `data/__ID__/logs/` are Inspect AI evaluation logs, copied as they were by
 `sitegen new site --from-inspect`; `content/__ID__/benchmark.toml` maps them ([inspect] and each
-sweep's `logs`). Write what the placeholders ("FILL IN") ask, check the criteria's scales and the
-houses in `data/__ID__/models.jsonl`, then build. A re-run of the harness is a new sweep with logs
+sweep's `logs`). Write what the placeholder ("FILL IN") asks, declare the grader (the logs do not
+record it), confirm the criteria's scales and declare their directions, check the houses in
+`data/__ID__/models.jsonl`, then build. A re-run of the harness is a new sweep with logs
 of its own: a later log never replaces an earlier one. `sitegen validate` lists every problem at
 once, naming the log, the sample by id and epoch, and the field."""
 
@@ -61,9 +64,10 @@ def new_site_from_inspect(target: Path, fid: str, title: str, logs_dir: Path) ->
     return write_files(target, files)
 
 
-def _scorer(logs) -> tuple[str, dict[str, float]]:
+def _scorer(logs) -> tuple[str, dict[str, tuple[float, float]]]:
     """The scorer whose value is a dict on every scored sample (the first by name when several
-    are), and the highest score seen of each of its keys."""
+    are), and the lowest and highest score seen of each of its keys, in the scorer's own order
+    (the order of its value's keys, as first seen)."""
     kinds: dict[str, bool] = {}
     for log in logs:
         for sample in log.samples or []:
@@ -72,17 +76,30 @@ def _scorer(logs) -> tuple[str, dict[str, float]]:
     names = sorted(n for n, is_dict in kinds.items() if is_dict)
     if not names:
         raise BuildError("--from-inspect: expected a scorer whose value is a dict of criterion scores; found none in the logs")
-    highest: dict[str, float] = {}
+    seen: dict[str, tuple[float, float]] = {}
     for log in logs:
         for sample in log.samples or []:
             score = (sample.scores or {}).get(names[0])
             for k, v in (score.value.items() if score is not None else ()):
                 if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    highest[k] = max(highest.get(k, v), v)
-    bad = [k for k in highest if not _CRITERION.fullmatch(k)]
+                    low, high = seen.get(k, (v, v))
+                    seen[k] = (min(low, v), max(high, v))
+    bad = [k for k in seen if not _CRITERION.fullmatch(k)]
     if bad:
         raise BuildError(f"--from-inspect: expected criterion names of lower-case letters, digits, - and _; found {bad[0]!r} in scorer {names[0]!r}")
-    return names[0], highest
+    return names[0], seen
+
+
+def scale(low: float, high: float) -> tuple[float, float]:
+    """The conventional scale that holds every score seen, both ends: its top the smallest of
+    SCALES at or above the highest (the highest itself above 100); its bottom 1 when the top is
+    5 or 10 and no score below 1 was seen (the 1-5 and 1-10 scales a rubric counts from 1), the
+    lowest seen when it is negative, else 0. A 0-10 scorer that never gave a 0 reads 1-10: the
+    written file says to confirm it."""
+    top = next((s for s in SCALES if high <= s), float(high))
+    if low < 0:
+        return float(low), top
+    return (1.0 if top in (5.0, 10.0) and low >= 1 else 0.0), top
 
 
 def _board_field(logs) -> str | None:
@@ -96,7 +113,7 @@ def _board_field(logs) -> str | None:
 
 
 def _config(title: str, logs, suffix: str) -> str:
-    scorer, highest = _scorer(logs)
+    scorer, seen = _scorer(logs)
     created = sorted(str(log.eval.created)[:10] for log in logs)
     epochs = max((s.epoch for log in logs for s in log.samples or []), default=1)
     attempts = max((len(s.error_retries or []) + 1 for log in logs for s in log.samples or []), default=1)
@@ -123,13 +140,14 @@ def _config(title: str, logs, suffix: str) -> str:
         "[freeze]",
         'kind = "none"',
         "",
+        "# Inspect logs do not record who graded, so the grader is declared unknown and every page says",
+        "# so. Declare it: kind = \"model\" with model, version and house (a model of that house is then",
+        "# marked self-family), \"human\" for people (house if they grade for one), or \"rule\" for a program.",
         "[[judges]]",
         'id = "grader"',
-        f'name = "{PLACEHOLDER}: the grader\'s name, as the pages show it"',
-        f'model = "{PLACEHOLDER}: the grader model, exactly as called"',
-        f'version = "{PLACEHOLDER}: its pinned version"',
-        f'house = "{PLACEHOLDER}: the house that trained it"',
-        f'since = "{created[0]}"',
+        f'name = "Inspect scorer {scorer}"',
+        'kind = "unknown"',
+        f'since = "{created[0]}"  # the oldest log',
         "",
         "[[sweeps]]",
         'id = "s1"',
@@ -137,10 +155,12 @@ def _config(title: str, logs, suffix: str) -> str:
         'judges = ["grader"]',
         f'logs = "logs/*{suffix}"',
     ]
-    for key in sorted(highest):
-        top = next((s for s in SCALES if highest[key] <= s), max(highest[key], 1.0))
+    for key, (low, high) in seen.items():
+        bottom, top = scale(low, high)
         lines += ["", "[[criteria]]", f'id = "{key}"', f'label = "{key.replace("_", " ").replace("-", " ").capitalize()}"',
-                  "min = 0.0", f"max = {float(top)!r}  # the smallest round scale holding every score seen: check it"]
+                  f"min = {bottom!r}  # the conventional scale holding every score seen ({low:g} to {high:g}): confirm both ends",
+                  f"max = {top!r}",
+                  '# direction = "lower"  # the logs do not say which end is good: declare "lower" for a fault, or leave higher as better']
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,7 @@ The logs are written here with Inspect's own API (EvalLog, EvalSample, Score) in
 files: three models, six prompts in two categories, two epochs, a rubric scorer whose value is a
 dict of two criteria with an explanation, one sample that errored, one retried before it
 succeeded, and one model run again (a second sweep). `sitegen new site --from-inspect` makes the
-site; the placeholders it leaves are refused until written; then every published board number
+site; the placeholder it leaves is refused until written; then every published board number
 is recomputed here from the scores the logs hold, and every failure, rationale and log identity
 is found on the site.
 """
@@ -82,17 +82,22 @@ def logs(tmp_path_factory) -> Path:
     return d
 
 
-FILLED = {"description": "Short fiction and poetry, read criterion by criterion.", "judges.name": "Rubric grader",
-          "judges.model": "lab-z/grader-1", "judges.version": "2026-11-01", "judges.house": "Lab Z"}
+FILLED = {"description": "Short fiction and poetry, read criterion by criterion."}
+# The grader, declared as the team knows it (the logs do not record it).
+GRADER = 'name = "Rubric grader"\nkind = "model"\nmodel = "lab-z/grader-1"\nversion = "2026-11-01"\nhouse = "Lab Z"\n'
 
 
 def fill(root: Path) -> None:
-    """Write what the placeholders ask, as a team would."""
+    """Write what the placeholder asks, declare the grader and confirm the scales, as a team would:
+    the rubric scores 0-10, though no 0 was given, so the scaffold's 1-10 is moved to 0."""
     path = root / f"content/{FID}/benchmark.toml"
     text = path.read_text(encoding="utf-8")
     text = re.sub(r'^description = "FILL IN[^"]*"', f'description = "{FILLED["description"]}"', text, flags=re.M)
-    for key in ("name", "model", "version", "house"):
-        text = re.sub(rf'^{key} = "FILL IN[^"]*"', f'{key} = "{FILLED["judges." + key]}"', text, flags=re.M)
+    unknown = 'name = "Inspect scorer rubric"\nkind = "unknown"\n'
+    assert unknown in text
+    text = text.replace(unknown, GRADER)
+    text, n = re.subn(r"^min = 1\.0 .*$", "min = 0.0", text, flags=re.M)
+    assert n == 2
     path.write_text(text, encoding="utf-8")
 
 
@@ -164,7 +169,7 @@ def test_placeholders_left_by_the_scaffold_are_refused_until_written(tmp_path, l
     with pytest.raises(InputError) as e:
         validate(load_config(root))
     found = sorted(p.path for p in e.value.problems)
-    assert found == ["$.description", "$.judges[0].house", "$.judges[0].model", "$.judges[0].name", "$.judges[0].version"]
+    assert found == ["$.description"]  # the grader is declared unknown, not a placeholder: the logs do not record it
     assert all(p.file == f"content/{FID}/benchmark.toml" and "placeholder" in p.expected for p in e.value.problems)
     config = (root / f"content/{FID}/benchmark.toml").read_text(encoding="utf-8")
     assert 'scorer = "rubric"' in config and 'by = "category"' in config and f"iterations = {EPOCHS}" in config

@@ -4,6 +4,7 @@ it is written, with no Python, no templates and no assets of its own."""
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 
 import yaml
@@ -36,7 +37,7 @@ def test_a_new_site_builds_and_verifies_as_it_is(tmp_path):
     r = run_cli("new", "site", str(site), "--id", "shortbench", "--title", 'Short "Bench"')
     assert r.returncode == 0, r.stderr
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
-    assert files == [".github/workflows/site.yml", "README.md", "content/index.md", "content/shortbench/benchmark.toml",
+    assert files == [".github/workflows/site.yml", ".gitignore", "README.md", "content/index.md", "content/shortbench/benchmark.toml",
                      "content/shortbench/method.md", "data/shortbench/items-s1.jsonl", "data/shortbench/models.jsonl",
                      "data/shortbench/prompts.jsonl", "netlify.toml", "pyproject.toml"]
     assert not any(p.suffix == ".py" for p in site.rglob("*"))
@@ -54,6 +55,19 @@ def test_a_new_site_builds_and_verifies_as_it_is(tmp_path):
     assert "Synthetic demo data." in (out / "index.html").read_text(encoding="utf-8")
     r = run_cli("verify", str(out), "--source", str(site))
     assert r.returncode == 0, r.stderr + r.stdout
+    assert_builds_leave_git_clean(site)
+
+
+def assert_builds_leave_git_clean(site):
+    """After a build, the site's repository shows its own files as new and nothing the build
+    wrote (the output, the cache): its .gitignore keeps them out of a commit."""
+    assert (site / "_site").is_dir() and (site / ".sitegen-cache").is_dir()
+    subprocess.run(["git", "init", "-q", str(site)], check=True, timeout=60)
+    status = subprocess.run(["git", "-C", str(site), "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True, timeout=60).stdout.splitlines()
+    untracked = sorted(line[3:] for line in status)
+    assert ".gitignore" in untracked and "README.md" in untracked
+    assert not [p for p in untracked if p.startswith(("_site", ".sitegen-"))], untracked
 
 
 def test_a_new_site_is_never_written_over_files_and_refuses_a_bad_id(tmp_path):

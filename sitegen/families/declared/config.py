@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from sitegen.amendments import EntryId
 from sitegen.contract import duplicates
@@ -27,17 +27,60 @@ Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")]
 Line = Annotated[str, StringConstraints(min_length=1, max_length=400), NoControl]
 
 
+JudgeKind = Literal["model", "human", "rule", "unknown"]
+
+
 class Judge(_Strict):
-    """A judge model, pinned: the provider's model id and version, the house that trained it,
-    and the dates it judged (inclusive; `until` absent while it still judges)."""
+    """A judge: what kind of grader it is, and the dates it judged (inclusive; `until` absent
+    while it still judges). A model judge is pinned (the provider's model id and version, the
+    house that trained it); people, a rule, or a grader whose kind its records do not say
+    (Inspect logs do not record who graded) are named and dated, and only what is true of them
+    is asked: the pages say "judged by a rule", "by people", or that the logs (or records) do
+    not record the grader."""
 
     id: Id = Field(description="The judge's id, named by each judgment (`judge`) and by a sweep's `judges`.")
     name: Name = Field(description="The name the pages show, such as \"Juniper 2\".")
-    model: Annotated[str, StringConstraints(min_length=1, max_length=200), NoControl] = Field(description="The provider's model id, exactly as called.")
-    version: Annotated[str, StringConstraints(min_length=1, max_length=100), NoControl] = Field(description="The pinned version or snapshot of that model.")
-    house: Name = Field(description="The house that trained it: a model of the same house on a board is marked as judged by its own family.")
+    # Before model, version and house: their validators read it.
+    kind: JudgeKind = Field(default="model", description="What graded: `model` (a model, pinned by `model`, `version` and `house`), "
+                            "`human` (people), `rule` (a program or rule, such as an exact match), or `unknown` (the records do not "
+                            "say, as Inspect logs do not).")
+    model: Annotated[str, StringConstraints(min_length=1, max_length=200), NoControl] | None = Field(
+        default=None, validate_default=True, description="The provider's model id, exactly as called: required for a model judge, refused for any other.")
+    version: Annotated[str, StringConstraints(min_length=1, max_length=100), NoControl] | None = Field(
+        default=None, validate_default=True, description="The pinned version or snapshot of that model: required for a model judge, refused for any other.")
+    house: Name | None = Field(default=None, validate_default=True, description="The house that trained it, required for a model judge; "
+                               "for people, the house they grade for, if any. A model of that house on a board is marked as judged by its own family; "
+                               "without a house nothing is marked. Refused for a rule or an unknown grader.")
     since: IsoDate = Field(description="The first day it judged (a sweep it judged lies within since..until).")
     until: IsoDate | None = Field(default=None, description="The last day it judged; absent while it still judges.")
+
+    # Strict both ways, each key judged on its own so every wrong one is named at once: a model
+    # judge without its pin cannot be reproduced, and a model id on a rule would be shown as if
+    # a model had graded. `house` stays open to people, since a house's own staff grading its
+    # model is the conflict the self-family mark discloses; a rule has no house, and an unknown
+    # grader's house cannot be known.
+    @field_validator("model", "version")
+    @classmethod
+    def _pin(cls, value, info: ValidationInfo):
+        kind = info.data.get("kind")
+        if kind is None:  # the kind itself was refused, and is named
+            return value
+        if kind == "model" and value is None:
+            what = "the provider's model id" if info.field_name == "model" else "the model's pinned version"
+            raise ValueError(f'{what} (required when kind is "model")')
+        if kind != "model" and value is not None:
+            raise ValueError(f'no {info.field_name} (kind is "{kind}": only a model judge has one)')
+        return value
+
+    @field_validator("house")
+    @classmethod
+    def _house(cls, value, info: ValidationInfo):
+        kind = info.data.get("kind")
+        if kind == "model" and value is None:
+            raise ValueError("the house that trained the judge model (required when kind is \"model\")")
+        if kind in ("rule", "unknown") and value is not None:
+            raise ValueError(f'no house (kind is "{kind}": only a model judge or people have one)')
+        return value
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> "Judge":

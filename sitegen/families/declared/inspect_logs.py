@@ -9,7 +9,8 @@ configuration's [inspect] table says (config.Inspect):
     sample.scores[scorer].explanation   its rationale
     sample.output.completion            the output
     sample.error_retries, sample.error  failed attempts, each with its message
-    sample.input, string metadata       the prompt's text and fields (when the site has no prompts.jsonl)
+    sample.input, string metadata       the prompt's text and fields (when the site has no prompts.jsonl),
+                                        metadata.title its title
 
 The records made here are the family's own (models.Item, models.Prompt), checked by every rule
 an items file is; a problem is located in the log: its file, the sample by id and epoch, and the
@@ -83,7 +84,7 @@ _RULES = (  # a record's path -> the log's, in order: the first that matches
     (re.compile(r"^\$\.judgments\[\d+\]\.scores(.*)$"), lambda m, s, sc: f"{s}.scores.{sc}.value{m.group(1)}"),
     (re.compile(r"^\$\.judgments\[\d+\]\.rationale$"), lambda m, s, sc: f"{s}.scores.{sc}.explanation"),
     (re.compile(r"^\$\.judgments\b"), lambda m, s, sc: f"{s}.scores.{sc}"),
-    (re.compile(r"^\$\.title\b"), lambda m, s, sc: f"{s}.id"),
+    (re.compile(r"^\$\.title\b"), lambda m, s, sc: f"{s}.metadata.title"),
     (re.compile(r"^\$\.text\b"), lambda m, s, sc: f"{s}.input"),
     (re.compile(r"^\$\.id\b"), lambda m, s, sc: f"{s}.id"),
     (re.compile(r"^\$\.(.+)$"), lambda m, s, sc: f"{s}.metadata.{m.group(1)}"),  # a prompt's field is the sample's metadata
@@ -212,8 +213,12 @@ def _message(text: str) -> str:
 
 
 def _prompt(sample) -> dict[str, Any]:
-    """The prompt a sample stands for: its id, its input as text, and its metadata's strings."""
+    """The prompt a sample stands for: its id, its metadata's title, its input as text, and its
+    metadata's other strings."""
     prompt: dict[str, Any] = {"id": str(sample.id)}
+    title = (sample.metadata or {}).get("title")
+    if isinstance(title, str):  # the dataset's own title for the sample, which its pages show
+        prompt["title"] = title
     text = _input_text(sample.input)
     if text:
         prompt["text"] = text
