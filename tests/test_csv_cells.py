@@ -10,7 +10,7 @@ import io
 import json
 from pathlib import Path
 
-from conftest import one_family
+from conftest import one_family, pin_sweeps
 
 from sitegen.build import build
 from sitegen.config import load_config
@@ -46,6 +46,7 @@ def test_formula_text_in_any_csv_is_quoted_numbers_stay_numbers_and_verify_agree
     text = cfg.read_text(encoding="utf-8")
     text = text.replace('label = "Distinct voice"\nmin = 0.0', f'label = "{SUM}"\nmin = -5.0', 1)
     cfg.write_text(text, encoding="utf-8")
+    pin_sweeps(root, FID)  # the archived sweep takes the edited criteria too, on purpose
 
     out = build(load_config(root), tmp_path / "out").out_dir
 

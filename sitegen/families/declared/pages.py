@@ -331,7 +331,7 @@ def outputs(res: DeclaredResults) -> Outputs:
         "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": whole, "line": cfg.description,
         "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),
                 ("evidence", [("Items", f"{fid}/#items")] + [(f"Sweep {s.id}", sweep_path(fid, s.id).removesuffix("index.html")) for s in res.sweeps[1:]]
-                 + [(f"{c.before.id} and {c.after.id} compared", compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")) for c in compared]),
+                 + [(f"{c.before.id} vs {c.after.id}", compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")) for c in compared]),
                 ("data", [("Downloads", f"downloads/#dl-{fid}")])],
         "result": {"dated": "sweep", "date": current.date, "boards": [
             {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first],
