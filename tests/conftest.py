@@ -142,7 +142,7 @@ LONGEST_FIRST = (
     "test_incremental.py", "test_mutations.py", "browser/test_axe.py", "browser/test_xss_corpus.py",
     "test_chronicle.py", "test_chronicle_procedure.py", "browser/test_screenshots.py", "test_input_files.py",
     "test_atomic.py", "browser/test_tables.py", "test_cache_differential.py", "test_semantic_faults.py",
-    "test_canonic_contract.py", "test_verify.py",
+    "test_canonic_contract.py", "test_verify.py", "test_site_install.py",
 )
 
 
