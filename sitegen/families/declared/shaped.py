@@ -6,9 +6,9 @@ categories (18 categories of one prompt, whose boards are too few prompts to ran
 iterations, one judge per sweep, 22 criteria on 0-20 (nine lower-is-better, two of them
 labelled "Overall Reader Engagement" and "Overall Impression"), attempts not recorded, a few
 generations failed, a few replies without scores, a few records missing, and two sweeps: the
-second re-judges the same outputs with another judge, recorded by amendment A1. The texts are
-as long as a real benchmark's (outputs about 1,000 words, rationales about 80), so its pages
-weigh what a real one's do. Every name and text is invented here. The build never imports it.
+second re-judges the same outputs with another judge and a changed weight, recorded by
+amendment A1. The texts are as long as a real benchmark's (outputs about 1,000 words,
+rationales about 80), so its pages weigh what a real one's do. Every name and text is invented here. The build never imports it.
 
     python -m sitegen.families.declared.shaped DIR [--models N]
 """
@@ -51,10 +51,12 @@ CRITERIA = [
     ("unearned", "Unearned turns", "lower"), ("flatness", "Flat affect", "lower"), ("padding", "Padding", "lower"),
 ]
 
-# Per sweep: id, date, judge id, leniency, noise, and the lines its [[sweeps]] table adds (the
-# place a sweep's own settings, such as a changed weight, go when that syntax lands).
+# Per sweep: id, date, judge id, leniency, noise, and the lines its [[sweeps]] table adds.
 SWEEPS = [("s1", "2026-09-14", "judge-a", 0.03, 0.09, ""),
           ("s2", "2026-11-02", "judge-b", -0.02, 0.07, 'amendment = "A1"\n')]
+# Amendment A1 also doubles the weight of "Overall Impression": today's rubric (the top level) has
+# it, and the archived sweep s1 carries the rubric it was computed with as its own table.
+REWEIGHTED = ("impression", 2.0)
 
 HOUSES = ["Lumen", "Orrery", "Quill Labs", "Basalt", "Meridian", "Tessera", "Fathom", "Cobalt", "Halcyon", "Verdant"]
 BIRDS = ["lark", "tern", "heron", "sable", "wren", "kite", "ibis", "plover", "swift", "rook", "egret", "finch"]
@@ -129,9 +131,18 @@ def _config_text(pins: dict[str, str]) -> str:
         lines += [extra.rstrip("\n")] if extra else []
         lines += [f'settings_fingerprint = "{pins[sid]}"'] if sid in pins else []
         lines.append("")
+        if sid != SWEEPS[-1][0]:  # an archived sweep: the rubric before A1, every weight 1
+            lines += _criteria("sweeps.criteria", {})
+    return "\n".join(lines + _criteria("criteria", dict([REWEIGHTED])))
+
+
+def _criteria(table: str, weights: dict[str, float]) -> list[str]:
+    lines = []
     for cid, label, direction in CRITERIA:
-        lines += ["[[criteria]]", f'id = "{cid}"', f'label = "{label}"', "min = 0.0", "max = 20.0", f'direction = "{direction}"', ""]
-    return "\n".join(lines)
+        lines += [f"[[{table}]]", f'id = "{cid}"', f'label = "{label}"', "min = 0.0", "max = 20.0", f'direction = "{direction}"']
+        lines += [f"weight = {weights[cid]!r}"] if cid in weights else []
+        lines.append("")
+    return lines
 
 
 AMENDMENT = """---
@@ -142,8 +153,9 @@ date: 2026-10-20
 ---
 
 Juniper 2's provider retired the model on 2026-10-15. Sweep s2 judges the outputs of sweep s1
-again, item for item, with Lark 3: no model generated anything new. Sweep s1 stays published
-as Juniper 2 scored it.
+again, item for item, with Lark 3: no model generated anything new. From this sweep on,
+"Overall Impression" weighs twice any other criterion in an item's score. Sweep s1 stays
+published as Juniper 2 scored it, with the rubric it was computed with.
 """
 
 
