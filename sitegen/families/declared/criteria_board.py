@@ -43,10 +43,11 @@ def criterion_cells(sweep: str, board, criteria: list, scored: dict) -> list[Cri
     out = []
     for row in board.published:
         prompts = [p for p in board.prompts if scored.get((row.model, p))]
-        means = np.array([[_mean(scored[(row.model, p)], c) for c in ids] for p in prompts], dtype=np.float64).reshape(len(prompts), len(ids))
-        have = ~np.isnan(means)
-        point = [float(np.nanmean(means[:, k])) if have[:, k].any() else None for k in range(len(ids))]
-        counts = have.sum(axis=0)
+        means = np.array([_means(scored[(row.model, p)], ids) for p in prompts], dtype=np.float64).reshape(len(prompts), len(ids))
+        counts = (~np.isnan(means)).sum(axis=0)
+        with warnings.catch_warnings():  # a criterion no prompt has is None below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            point = [float(m) if n else None for m, n in zip(np.nanmean(means, axis=0), counts)]
         if not board.ranked or not prompts:
             out += [CriterionCell(row.model, c, point[k], int(counts[k])) for k, c in enumerate(ids)]
             continue
@@ -56,10 +57,17 @@ def criterion_cells(sweep: str, board, criteria: list, scored: dict) -> list[Cri
     return out
 
 
-def _mean(items: list, criterion: str) -> float:
-    """The mean of CRITERION's scores over ITEMS (each judge's reading one score); nan when none."""
-    values = [j.scores[criterion] for x in items for j in x.item.judgments if j.scores and j.scores.get(criterion) is not None]
-    return float(np.mean(values)) if values else float("nan")
+def _means(items: list, ids: list[str]) -> np.ndarray:
+    """Each criterion's mean score over ITEMS (each judge's reading one score), in IDS' order;
+    nan for a criterion none of them scored. One matrix of readings x criteria, so a prompt's
+    items are read once for all its criteria."""
+    readings = [[j.scores.get(c) for c in ids] for x in items for j in x.item.judgments if j.scores]
+    if not readings:
+        return np.full(len(ids), np.nan)
+    values = np.array(readings, dtype=np.float64)  # a null (None) of an optional criterion is nan
+    with warnings.catch_warnings():  # a criterion with no reading here is nan, as said
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(values, axis=0)
 
 
 def _intervals(means: np.ndarray, seed: int) -> list[tuple[float | None, float | None]]:
