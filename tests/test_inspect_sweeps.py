@@ -232,8 +232,8 @@ def test_the_method_pages_log_table_gives_each_logs_status_and_epochs(site, tmp_
     method = (out / f"{FID}/method/index.html").read_text(encoding="utf-8")
     table = method[method.index(f'id="{FID}-logs-caption"'):]
     table = table[:table.index("</table>")]
-    assert re.search(r"<th scope=\"col\">Status</th>.*<th scope=\"col\" class=\"n\">Epochs</th>", table)
+    assert re.search(r"<th scope=\"col\">Sweep, status</th>.*<th scope=\"col\" class=\"n\">Epochs</th>", table)
     body = re.findall(r"<tr><th scope=\"row\">.*?</tr>", table)
     assert len(body) == 6  # three logs in each sweep
     for row in body:
-        assert "<td>success; read</td>" in row and '<td class="n">2</td><td class="n">12</td>' in row
+        assert re.search(r"<td>s[12]: success</td>", row) and '<td class="n">2</td><td class="n">12</td>' in row
