@@ -129,7 +129,7 @@ def reader():
 
 
 def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, failure_reason: str,
-               loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str], *, sweep=None, at: str = "") -> LogSweep:
+               loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str], *, sweep, at: str) -> LogSweep:
     """The records of the logs PATTERN matches. SWEEP (its configuration's [[sweeps]] entry, at
     path AT of the configuration) gives its id, date and superseded logs, which inspect_rules
     decides from; every matched log is hashed and its identity kept, whether its samples are
@@ -152,8 +152,8 @@ def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, fail
         log = _parse(read, data, path.suffix, src.rel, loaded)
         if log is not None:  # its records now, so that only they (not the whole log) are held until the plan
             runs.append(_run(src, log, judge, scorer, failure_reason))
-    plan = inspect_rules.plan([r.spec for r in runs], list(getattr(sweep, "superseded", None) or ()), f"data/{fid}",
-                              getattr(sweep, "id", ""), at, where_config[0], getattr(sweep, "date", "9999-12-31"), loaded.problems)
+    plan = inspect_rules.plan([r.spec for r in runs], sweep.superseded or [], f"data/{fid}", sweep.id, at, where_config[0], sweep.date,
+                              loaded.problems)
     out.logs = [replace(r.identity, superseded_by=plan.superseded_by.get(r.spec.file)) for r in runs]
     seen: dict[tuple[str, str, int], str] = {}  # (model, sample id, epoch) -> the log it is in
     prompts: dict[str, dict] = {}
