@@ -2,7 +2,8 @@
 Inspect AI, from a folder of its evaluation logs.
 
 The logs are copied as they are into data/<id>/logs/, and the configuration is written from what
-they hold, and nothing they do not: one sweep of them (dated by the newest log), the scorer whose
+they hold, and nothing they do not: one sweep of them (dated by the newest log; of two logs of
+one model and task, the older by eval.created named superseded: superseded()), the scorer whose
 value is a dict of scores (its keys are the criteria, in the scorer's order), the epochs as
 iterations, the retries as attempts, a sample metadata field that every sample carries as a
 string as the boards' field. Each criterion's scale is the conventional one holding every score
@@ -21,7 +22,8 @@ from pathlib import Path
 
 from sitegen import requirement
 from sitegen.errors import BuildError
-from sitegen.families.declared.inspect_logs import INSTALL, reader
+from sitegen.families.declared.inspect_logs import INSTALL, reader, said
+from sitegen.families.declared.inspect_rules import instant
 from sitegen.families.demo_files import jsonl_line
 from sitegen.scaffold_site import _toml_string, check_new, skeleton, write_files
 
@@ -33,9 +35,10 @@ INSPECT_DATA = """The records in `data/__ID__/logs/` are Inspect AI evaluation l
 `sitegen new site --from-inspect`; `content/__ID__/benchmark.toml` maps them ([inspect] and each
 sweep's `logs`). Write what the placeholder ("FILL IN") asks, declare the grader (the logs do not
 record it), confirm the criteria's scales and declare their directions, check the houses in
-`data/__ID__/models.jsonl`, then build. A re-run of the harness is a new sweep with logs
-of its own: a later log never replaces an earlier one. `sitegen validate` lists every problem at
-once, naming the log, the sample by id and epoch, and the field."""
+`data/__ID__/models.jsonl`, then build. A model run again is taken from its newer log only where
+the sweep names the older in `superseded` (written for each re-run found here), which stays
+published, marked superseded; a later log never replaces an earlier one unnamed. `sitegen
+validate` lists every problem at once, naming the log, the sample by id and epoch, and the field."""
 
 
 def new_site_from_inspect(target: Path, fid: str, title: str, logs_dir: Path) -> list[Path]:
@@ -53,11 +56,11 @@ def new_site_from_inspect(target: Path, fid: str, title: str, logs_dir: Path) ->
     for p in paths:
         try:
             logs.append(read(str(p)))
-        except Exception as exc:  # noqa: BLE001 - named, with the log
-            raise BuildError(f"--from-inspect: {p.name} is not an Inspect log Inspect can read ({type(exc).__name__})") from None
+        except Exception as exc:  # noqa: BLE001 - named, with the log and what Inspect said of it
+            raise BuildError(f"--from-inspect: {p.name} is not an Inspect log Inspect can read ({said(exc)})") from None
     files = {rel: text.encode("utf-8") for rel, text in skeleton(fid, title, requirement("inspect"), INSPECT_DATA)
              if not rel.endswith("benchmark.toml")}
-    files[f"content/{fid}/benchmark.toml"] = _config(title, logs, paths[0].suffix).encode("utf-8")
+    files[f"content/{fid}/benchmark.toml"] = _config(title, logs, paths).encode("utf-8")
     files[f"data/{fid}/models.jsonl"] = "".join(jsonl_line(m) for m in _models(logs)).encode("utf-8")
     for p in paths:
         files[f"data/{fid}/logs/{p.name}"] = p.read_bytes()
@@ -112,9 +115,25 @@ def _board_field(logs) -> str | None:
     return next((k for k in sorted(fields or {}) if len(fields[k]) > 1 and _CRITERION.fullmatch(k)), None)
 
 
-def _config(title: str, logs, suffix: str) -> str:
+def superseded(logs, paths: list[Path]) -> list[tuple[Path, object, Path, object]]:
+    """(older path, its log, newer path, its log) for each log that a newer log of the same model
+    and task (by eval.created, then name) replaces: a re-run, which the sweep takes the model from."""
+    runs: dict[tuple[str, str], list[tuple[Path, object]]] = {}
+    for p, log in zip(paths, logs):
+        runs.setdefault((log.eval.model, log.eval.task), []).append((p, log))
+    out = []
+    for group in runs.values():
+        ordered = sorted(group, key=lambda r: (instant(str(r[1].eval.created)), r[0].name))
+        out += [(p, log, *ordered[-1]) for p, log in ordered[:-1]]
+    return sorted(out, key=lambda r: r[0].name)
+
+
+def _config(title: str, all_logs, paths: list[Path]) -> str:
+    older = superseded(all_logs, paths)
+    gone = {id(r[1]) for r in older}
+    logs = [log for log in all_logs if id(log) not in gone]  # what the sweep reads: a superseded log's samples are not used
     scorer, seen = _scorer(logs)
-    created = sorted(str(log.eval.created)[:10] for log in logs)
+    created = sorted(str(log.eval.created)[:10] for log in all_logs)
     epochs = max((s.epoch for log in logs for s in log.samples or []), default=1)
     attempts = max((len(s.error_retries or []) + 1 for log in logs for s in log.samples or []), default=1)
     board = _board_field(logs)
@@ -153,8 +172,16 @@ def _config(title: str, logs, suffix: str) -> str:
         'id = "s1"',
         f'date = "{created[-1]}"  # the newest log',
         'judges = ["grader"]',
-        f'logs = "logs/*{suffix}"',
+        f'logs = "logs/*{paths[0].suffix}"',
     ]
+    if older:
+        lines += ["# Two logs of one model and task: the older (by eval.created) is superseded by its re-run, which the sweep",
+                  "# reads; the older stays published and listed, marked superseded, its samples not used. Remove a line to",
+                  "# refuse the pair instead, or move the re-run to a sweep of its own.",
+                  "superseded = ["]
+        lines += [f'  "logs/{_toml_string(p.name)}",  # {_toml_string(log.eval.model)}, created {log.eval.created}; its re-run {_toml_string(new.name)}, created '
+                  f"{new_log.eval.created}" for p, log, new, new_log in older]
+        lines.append("]")
     for key, (low, high) in seen.items():
         bottom, top = scale(low, high)
         lines += ["", "[[criteria]]", f'id = "{key}"', f'label = "{key.replace("_", " ").replace("-", " ").capitalize()}"',

@@ -66,11 +66,14 @@ def sample(model: str, prompt: str, category: str, epoch: int, run: int) -> Eval
                               "length": Score(value=42)}, error_retries=retries)
 
 
-def write_log(path: Path, model: str, run: int, status: str = "success", created: str = "2026-11-20T10:00:00+00:00") -> None:
-    spec = EvalSpec(created=created, task="tales", task_version=3, task_id=f"task-{run}", eval_id=f"eval-{model.split('/')[1]}-{run}",
-                    run_id=f"run-{run}", dataset=EvalDataset(name="tales", samples=len(PROMPTS)), model=model,
-                    model_generate_config=GenerateConfig(temperature=0.7, max_tokens=2048), config=EvalConfig(epochs=EPOCHS))
-    samples = [sample(model, p, c, e, run) for p, c in PROMPTS for e in range(1, EPOCHS + 1)]
+def write_log(path: Path, model: str, run: int, status: str = "success", created: str = "2026-11-20T10:00:00+00:00",
+              prompts=PROMPTS, **spec_fields) -> None:
+    """A model's log of the task (SPEC_FIELDS in place of the task's own: another task, version or dataset)."""
+    fields = dict(created=created, task="tales", task_version=3, task_id=f"task-{run}", eval_id=f"eval-{model.split('/')[1]}-{run}",
+                  run_id=f"run-{run}", dataset=EvalDataset(name="tales", samples=len(prompts)), model=model,
+                  model_generate_config=GenerateConfig(temperature=0.7, max_tokens=2048), config=EvalConfig(epochs=EPOCHS))
+    spec = EvalSpec(**{**fields, **spec_fields})
+    samples = [sample(model, p, c, e, run) for p, c in prompts for e in range(1, EPOCHS + 1)]
     write_eval_log(EvalLog(status=status, eval=spec, samples=samples), str(path))
 
 
@@ -242,10 +245,13 @@ def edit_and_validate(site: Path, tmp_path: Path, edit) -> list[str]:
     return [str(p) for p in e.value.problems]
 
 
-def test_a_model_run_twice_in_one_sweep_names_both_logs(site, tmp_path):
-    got = edit_and_validate(site, tmp_path, lambda root: write_log(root / f"data/{FID}/logs/s1/model-1-again.eval", RERUN, 3))
-    assert f"data/{FID}/logs/s1/model-1.eval $.samples[id=p1, epoch=1]: expected each sample and epoch of a model in one log " \
-           f"of the sweep (a re-run is a new sweep); found also in data/{FID}/logs/s1/model-1-again.eval" in got
+def test_a_model_run_twice_in_one_sweep_names_both_logs_once_and_how_to_take_the_newer(site, tmp_path):
+    got = edit_and_validate(site, tmp_path, lambda root: write_log(root / f"data/{FID}/logs/s1/model-1-again.eval", RERUN, 3,
+                                                                   created="2026-11-20T11:00:00+00:00"))
+    assert got == [f"data/{FID}/logs/s1/model-1.eval $.eval.model: expected one log of model {RERUN} in sweep s1: to take the model "
+                   f"from its newer log, name this one in the sweep's superseded list ($.sweeps[0].superseded in content/{FID}/benchmark.toml: "
+                   'superseded = ["logs/s1/model-1.eval"]), which keeps it published, marked superseded; '
+                   f"found also data/{FID}/logs/s1/model-1-again.eval, created 2026-11-20T11:00:00+00:00 (this log: 2026-11-20T10:00:00+00:00)"]
 
 
 def test_a_log_that_did_not_succeed_is_reported(site, tmp_path):

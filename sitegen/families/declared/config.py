@@ -171,6 +171,7 @@ class Freeze(_Strict):
 
 
 LOGS_GLOB = r"^[A-Za-z0-9_-][A-Za-z0-9._*?-]*(/[A-Za-z0-9_*?-][A-Za-z0-9._*?-]*)*\.(eval|json)$"
+LOG_FILE = r"^[A-Za-z0-9_-][A-Za-z0-9._-]*(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\.(eval|json)$"
 
 
 class Sweep(_Strict):
@@ -187,6 +188,11 @@ class Sweep(_Strict):
     logs: Annotated[str, StringConstraints(pattern=LOGS_GLOB)] | None = Field(
         default=None, description="Instead of `items`: a glob under data/<family>/ matching the Inspect AI evaluation logs "
                                   "(`.eval` or `.json`) of this sweep, such as `logs/s1/*.eval` ([inspect] maps them).")
+    superseded: list[Annotated[str, StringConstraints(pattern=LOG_FILE)]] | None = Field(
+        default=None, description="With `logs`: the logs its glob matches that a newer log of the same model and task replaces, such as "
+                                  "`[\"logs/s1/model-1-first.eval\"]` (paths under data/<family>/). Each is still read, hashed and published, "
+                                  "marked superseded on the method page and in the manifest; its samples are not used. Without it, a second "
+                                  "log of one model in a sweep is refused.")
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = Field(default="", description="A sentence the sweep's pages and feed entry show.")
     amendment: EntryId | None = Field(default=None, description="The amendment (content/<family>/amendments/) that records why this sweep was run; required when its judges or settings are not the previous sweep's.")
     # What the sweep was computed with, when it is not the top level's (settings.py): a sweep whose
@@ -208,6 +214,10 @@ class Sweep(_Strict):
             raise ValueError("exactly one of items (a JSONL or Parquet file) and logs (a glob of Inspect logs)")
         if self.logs is not None and len(self.judges) != 1:
             raise ValueError("one judge for a sweep of Inspect logs: the scores of [inspect].scorer are that judge's")
+        if self.superseded is not None and self.logs is None:
+            raise ValueError("superseded only with logs (it names Inspect logs the sweep's glob matches)")
+        if self.superseded is not None and (twice := duplicates(self.superseded)):
+            raise ValueError(f"each superseded log once ({twice[0]!r} repeats)")
         return self
 
 

@@ -14,10 +14,13 @@ configuration's [inspect] table says (config.Inspect):
 
 The records made here are the family's own (models.Item, models.Prompt), checked by every rule
 an items file is; a problem is located in the log: its file, the sample by id and epoch, and the
-field as Inspect names it. A log whose status is not `success` is a problem, as is a sample of a
-model found in two logs of one sweep: a re-run is a new sweep, so a later log never silently
-replaces an earlier one. Each log's own identity (eval and run ids, task and its version, model,
-generation config, created) is kept beside its SHA-256 for the manifest and the method page.
+field as Inspect names it. Which logs' samples a sweep uses is inspect_rules' to decide: logs of
+one task only, one log per model, a model's older log used by no sweep unless named superseded (a
+later log never silently replaces an earlier one), and no log created after the sweep's date. A
+used log whose status is not `success` is a problem. Each log's own identity (eval and run ids,
+task and its version, dataset, model, generation config, epochs, created, and the log that
+supersedes it) is kept beside its SHA-256 for the manifest and the method page, whether its
+samples are used or not.
 
 Inspect is an optional dependency (`pip install "sitegen-evidence[inspect]"`); without it a site that
 names logs gets one problem saying what to install, and a site that names none never imports it.
@@ -27,11 +30,12 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from sitegen.errors import Problem, short_repr
+from sitegen.families.declared import inspect_rules
 from sitegen.load import JsonRecord, Loaded, SourceFile, read_bytes
 
 INSTALL = 'the Inspect AI log reader (pip install "sitegen-evidence[inspect]")'
@@ -53,6 +57,9 @@ class LogIdentity:
     created: str
     generation_config: dict
     samples: int
+    dataset: dict  # eval.dataset's name, location and number of samples, where the log records them
+    epochs: int | None  # eval.config.epochs, or where the log records none, its samples' highest epoch
+    superseded_by: str | None = None  # the newer log of the same model and task the sweep reads instead (its `superseded`)
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -68,6 +75,8 @@ class Where:
     line: int | None
     sample: str | None = None  # "$.samples[id=p1, epoch=2]" for a log
     scorer: str = ""
+    sample_id: str | None = None  # the sample's id and epoch, for a log
+    epoch: int | None = None
 
     def __call__(self, path: str) -> tuple[str, int | None, str]:
         if self.sample is None:
@@ -120,7 +129,11 @@ def reader():
 
 
 def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, failure_reason: str,
-               loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str]) -> LogSweep:
+               loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str], *, sweep, at: str) -> LogSweep:
+    """The records of the logs PATTERN matches. SWEEP (its configuration's [[sweeps]] entry, at
+    path AT of the configuration) gives its id, date and superseded logs, which inspect_rules
+    decides from; every matched log is hashed and its identity kept, whether its samples are
+    used or not."""
     out = LogSweep()
     base = root / "data" / fid
     paths = sorted(p for p in base.glob(pattern) if p.is_file() or p.is_symlink())
@@ -129,8 +142,7 @@ def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, fail
         loaded.incomplete.add(where_config[0])
         return out
     read = reader()  # the caller has said once what to install when it is missing
-    seen: dict[tuple[str, str, int], str] = {}  # (model, sample id, epoch) -> the log it is in
-    prompts: dict[str, dict] = {}
+    runs: list[_Run] = []
     for path in paths:
         src, data = read_bytes(root, path, loaded, limits)
         if data is None:
@@ -138,35 +150,68 @@ def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, fail
         files[src.rel] = src
         out.files.append(src.rel)
         log = _parse(read, data, path.suffix, src.rel, loaded)
-        if log is None:
+        if log is not None:  # its records now, so that only they (not the whole log) are held until the plan
+            runs.append(_run(src, log, judge, scorer, failure_reason))
+    plan = inspect_rules.plan([r.spec for r in runs], sweep.superseded or [], f"data/{fid}", sweep.id, at, where_config[0], sweep.date,
+                              loaded.problems)
+    out.logs = [replace(r.identity, superseded_by=plan.superseded_by.get(r.spec.file)) for r in runs]
+    seen: dict[tuple[str, str, int], str] = {}  # (model, sample id, epoch) -> the log it is in
+    prompts: dict[str, dict] = {}
+    for r in runs:
+        if r.spec.file not in plan.read:
             continue
-        spec = log.eval
-        out.logs.append(LogIdentity(src.rel, src.sha256, str(log.status), spec.eval_id, spec.run_id, spec.task, spec.task_id,
-                                    str(spec.task_version), spec.model, str(spec.created),
-                                    spec.model_generate_config.model_dump(exclude_none=True, mode="json"), len(log.samples or [])))
-        if log.status != "success":
-            loaded.problems.append(Problem(src.rel, None, "$.status", "a log whose run succeeded (\"success\")",
-                                           f"{short_repr(str(log.status))}" + (f": {log.error.message.splitlines()[0]}" if log.error else "")))
-        for sample in log.samples or []:
-            sid, epoch = str(sample.id), sample.epoch
-            here = f"$.samples[id={sid}, epoch={epoch}]"
-            key = (spec.model, sid, epoch)
+        loaded.problems.extend(r.problems)
+        for (item, where), (prompt, _w) in zip(r.items, r.prompts):
+            key = (r.spec.model, where.sample_id, where.epoch)
             if key in seen:
-                loaded.problems.append(Problem(src.rel, None, here, "each sample and epoch of a model in one log of the sweep "
-                                               "(a re-run is a new sweep)", f"also in {seen[key]}"))
+                loaded.problems.append(Problem(r.spec.file, None, where.sample, "each sample and epoch of a model once in the sweep",
+                                               f"also in {seen[key]}"))
                 continue
-            seen[key] = src.rel
-            out.items.append(JsonRecord(src.rel, len(out.items) + 1, _item(spec.model, sample, judge, scorer, failure_reason)))
-            out.item_where.append(Where(src.rel, None, here, scorer))
-            prompt = _prompt(sample)
+            seen[key] = r.spec.file
+            out.items.append(JsonRecord(r.spec.file, len(out.items) + 1, item))
+            out.item_where.append(where)
+            sid = where.sample_id
             if sid not in prompts:
                 prompts[sid] = prompt
-                out.prompts.append(JsonRecord(src.rel, len(out.prompts) + 1, prompt))
-                out.prompt_where.append(Where(src.rel, None, here, scorer))
+                out.prompts.append(JsonRecord(r.spec.file, len(out.prompts) + 1, prompt))
+                out.prompt_where.append(where)
             elif prompts[sid] != prompt:
-                loaded.problems.append(Problem(src.rel, None, f"{here}.input", f"the same input and metadata as sample {sid} "
+                loaded.problems.append(Problem(r.spec.file, None, f"{where.sample}.input", f"the same input and metadata as sample {sid} "
                                                "has in every other log", "a different one"))
     return out
+
+
+@dataclass
+class _Run:
+    """One log, read: what the rules decide from, its identity, and its records."""
+
+    spec: inspect_rules.Spec
+    identity: LogIdentity
+    items: list[tuple[dict, Where]]
+    prompts: list[tuple[dict, Where]]  # one per item, beside it
+    problems: list[Problem]  # of the log itself, told only when its samples are used
+
+
+def _run(src: SourceFile, log, judge: str, scorer: str, failure_reason: str) -> _Run:
+    spec = log.eval
+    samples = log.samples or []
+    epochs = spec.config.epochs if spec.config is not None and spec.config.epochs is not None else max((s.epoch for s in samples), default=None)
+    rules = inspect_rules.spec_of(src.rel, spec)
+    identity = LogIdentity(src.rel, src.sha256, str(log.status), spec.eval_id, spec.run_id, spec.task, spec.task_id,
+                           str(spec.task_version), spec.model, str(spec.created),
+                           spec.model_generate_config.model_dump(exclude_none=True, mode="json"), len(samples),
+                           {k: v for k, v in rules.dataset.items() if v is not None and k != "sample_ids"}, epochs)
+    problems = []
+    if log.status != "success":
+        problems.append(Problem(src.rel, None, "$.status", "a log whose run succeeded (\"success\")",
+                                f"{short_repr(str(log.status))}" + (f": {log.error.message.splitlines()[0]}" if log.error else "")))
+    items, prompts = [], []
+    for sample in samples:
+        sid, epoch = str(sample.id), sample.epoch
+        where = Where(src.rel, None, f"$.samples[id={sid}, epoch={epoch}]", scorer, sid, epoch)
+        items.append((_item(spec.model, sample, judge, scorer, failure_reason), where))
+        prompts.append((_prompt(sample), where))
+    return _Run(rules, identity, items, prompts, problems)
 
 
 def _parse(read, data: bytes, suffix: str, rel: str, loaded: Loaded):
@@ -177,10 +222,17 @@ def _parse(read, data: bytes, suffix: str, rel: str, loaded: Loaded):
         try:
             return read(str(path))
         except Exception as exc:  # noqa: BLE001 - whatever the reader refuses is a problem of this input
-            first = (str(exc).strip().splitlines() or [""])[0][:300]
-            loaded.problems.append(Problem(rel, None, "", "an Inspect AI evaluation log", f"{type(exc).__name__}: {first}"))
+            loaded.problems.append(Problem(rel, None, "", "an Inspect AI evaluation log", said(exc)))
             loaded.incomplete.add(rel)
             return None
+
+
+def said(exc: Exception) -> str:
+    """What the reader said when it refused a log: the exception's class and its own message, on
+    one line (a validation error's first field and what it expected, without the link to docs)."""
+    lines = [x.strip() for x in str(exc).strip().splitlines() if x.strip() and not x.strip().startswith("For further information")]
+    text = ": ".join(lines[:3])
+    return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
 
 
 def _item(model: str, sample, judge: str, scorer: str, failure_reason: str) -> dict[str, Any]:

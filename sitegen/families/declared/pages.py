@@ -19,7 +19,7 @@ from markupsafe import escape as markup_escape
 
 from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
-from sitegen.families.declared import settings
+from sitegen.families.declared import drill, settings
 from sitegen.families.declared.compare import comparisons
 from sitegen.families.declared.compute import Board, DeclaredResults, ScoredItem, SweepResult
 from sitegen.families.declared.figure import draw_board
@@ -243,9 +243,11 @@ def outputs(res: DeclaredResults) -> Outputs:
     figures = {}
     for s in res.sweeps:
         used, scfg = sweep_sources(s), settings_of(res, s)
+        logged = drill.reads_logs(res, s.id)  # its rows name the log each came from
         for b in s.boards:
             stem = f"boards/{b.id}/board" if s is current else f"sweeps/{s.id}/{b.id}"
-            table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns, board_rows(s, b), "board", used, scfg.synthetic)
+            table(stem, f"{cfg.title}, {b.label}, sweep {s.id}", board_columns + (drill.BOARD_COLUMNS if logged else []),
+                  drill.board_rows(res, s.id, board_rows(s, b)) if logged else board_rows(s, b), "board", used, scfg.synthetic)
             cstem = f"boards/{b.id}/criteria" if s is current else f"sweeps/{s.id}/{b.id}-criteria"
             table(cstem, SENTENCES.table_board_criteria(cfg, s, b), criteria_columns, criteria_rows(s, b, scfg), "criteria-board", used, scfg.synthetic)
             if s is current and b.published and b.ranked:  # an unranked board has no interval to draw
@@ -258,8 +260,9 @@ def outputs(res: DeclaredResults) -> Outputs:
                 out.figures.append(figures[b.id])
         criteria = [c.id for c in scfg.criteria]
         table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(scfg, s),
-              ["sweep", "model", "prompt", "iteration", "state", "attempts", "outcome", "reason", "judge", "score", *criteria],
-              item_rows(s, criteria), "items", used, scfg.synthetic)
+              ["sweep", "model", "prompt", "iteration", "state", "attempts", "outcome", "reason", "judge", "score", *criteria,
+               *(drill.ITEM_COLUMNS if logged else [])],
+              drill.item_rows(res, s.id, item_rows(s, criteria)) if logged else item_rows(s, criteria), "items", used, scfg.synthetic)
         table(f"sweeps/{s.id}/settings", SENTENCES.table_settings(s), ["sweep", "setting", "value"], settings_rows(s, scfg), "settings",
               {config_rel(fid): sources[config_rel(fid)]}, scfg.synthetic)
 
@@ -280,9 +283,10 @@ def outputs(res: DeclaredResults) -> Outputs:
     if logs:
         table("inspect-logs", SENTENCES.table_logs(cfg),
               ["sweep", "file", "sha256", "status", "eval_id", "run_id", "task", "task_id", "task_version", "model", "created",
-               "generation_config", "samples"],
+               "generation_config", "samples", "dataset", "epochs", "superseded_by"],
               [(sid, g.file, g.sha256, g.status, g.eval_id, g.run_id, g.task, g.task_id, g.task_version, g.model, g.created,
-                json.dumps(g.generation_config, sort_keys=True, ensure_ascii=False), g.samples) for sid, g in logs], "inspect")
+                json.dumps(g.generation_config, sort_keys=True, ensure_ascii=False), g.samples,
+                json.dumps(g.dataset, sort_keys=True, ensure_ascii=False), g.epochs, g.superseded_by) for sid, g in logs], "inspect")
         out.provenance = {g.file: {k: v for k, v in g.as_dict().items() if k not in ("file", "sha256")} for _sid, g in logs}
     table("criteria", SENTENCES.table_criteria(cfg), ["id", "label", "min", "max", "direction", "weight", "optional"],
           [(c.id, c.label, c.min, c.max, c.direction, c.weight, c.optional) for c in cfg.criteria], "criteria",
@@ -297,7 +301,7 @@ def outputs(res: DeclaredResults) -> Outputs:
               "item_path": lambda p: item_path(fid, p), "log_link": amendments.page_path(fid).removesuffix("index.html") if inp.log.entries else None,
               "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
               "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid),
-              "freeze_rel": freeze_rel(fid), "logs": logs, "comparisons": compared,
+              "freeze_rel": freeze_rel(fid), "logs": logs, "comparisons": compared, "fewer": lambda s: drill.fewer(res, s),
               "compare_link": lambda c: compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:

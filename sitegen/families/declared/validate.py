@@ -144,7 +144,7 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
                 _check_not_empty(fid, i, s, sweeps[-1], out[before:], out)
                 continue
             read = read_sweep(root, fid, s.logs, s.judges[0], config.inspect.scorer, config.inspect.failure_reason,
-                              loaded, limits, files, (config_rel(fid), None, f"$.sweeps[{i}].logs"))
+                              loaded, limits, files, (config_rel(fid), None, f"$.sweeps[{i}].logs"), sweep=s, at=f"$.sweeps[{i}]")
             items, where = _located(_ITEMS, read.items, read.item_where, out)
             sweeps.append(SweepInput(s.id, tuple(read.files), items, where, tuple(read.logs)))
             _check_not_empty(fid, i, s, sweeps[-1], out[before:], out)
