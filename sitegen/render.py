@@ -542,6 +542,15 @@ def _number_filters(env: jinja2.Environment) -> None:
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["pct"] = lambda x: display(x, 1, times100=True) + "%"
     env.filters["words"] = number_words
+    # Jinja's own round rounds half to even (7382.5 to 7382): a number rounded in a template
+    # follows the site's rule too.
+    env.filters["round"] = lambda x, precision=0, method="common": _round(x, precision, method)
+
+
+def _round(x: float, precision: int, method: str) -> float:
+    if method != "common":
+        raise jinja2.TemplateRuntimeError(f"round: only the site's rounding (half away from zero) is available, not {method!r}")
+    return float(display(x, precision))
 
 
 def render_page(env: jinja2.Environment, template: str, path: str, context: dict[str, Any]) -> str:

@@ -172,3 +172,21 @@ def test_effort_settings_are_listed_from_least_to_most_effort_everywhere(built_s
         unordered += [f"{where} of {model}: {efforts}" for where, efforts in
                       (("standings.csv", beneath), ("chapters.csv", written), ("model page", listed)) if not in_effort_order(efforts)]
     assert unordered == []
+
+
+def test_the_effort_tables_reasoning_tokens_round_half_away_from_zero_as_every_number_does(built_site):
+    """The effort table's tokens per chapter follow the site's rounding rule (numbers.display),
+    not Jinja's half-to-even: the demo holds a setting whose mean is exactly half a token."""
+    import math
+
+    from sitegen.numbers import display
+
+    out = built_site.out
+    rows = list(csv.DictReader((out / "nextchapter/effort.csv").open(encoding="utf-8")))
+    halves = [r for r in rows if r["reasoning_tokens"] and float(r["reasoning_tokens"]) % 1 == 0.5]
+    assert halves, "the demo has no setting whose tokens per chapter end in .5: this test would not see the rule"
+    html = (out / "nextchapter/method/index.html").read_text(encoding="utf-8")
+    for r in halves:
+        tokens = float(r["reasoning_tokens"])
+        shown = f"{math.floor(tokens) + 1:,}"  # half away from zero, for a positive count
+        assert f'<td class="n">{shown}</td><td class="n">${display(float(r["cost_per_chapter_usd"]), 3)}</td>' in html, (r["model"], r["effort"], shown)
