@@ -214,7 +214,7 @@ class Sweep(_Strict):
         if (self.items is None) == (self.logs is None):
             raise ValueError("exactly one of items (a JSONL or Parquet file) and logs (a glob of Inspect logs)")
         if self.logs is not None and len(self.judges) != 1:
-            raise ValueError("one judge for a sweep of Inspect logs: the scores of [inspect].scorer are that judge's")
+            raise ValueError("one judge for a sweep of Inspect logs: the scores of its [inspect] scorers are that judge's")
         if self.superseded is not None and self.logs is None:
             raise ValueError("superseded only with logs (it names Inspect logs the sweep's glob matches)")
         if self.superseded is not None and (twice := duplicates(self.superseded)):
