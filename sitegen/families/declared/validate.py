@@ -118,7 +118,11 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     models, model_where = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files, refused=refused["model"])
     # The prompts: prompts.jsonl, or when every sweep reads Inspect logs and the site has none,
     # the logs' samples (their input and string metadata).
-    from_logs = config is not None and all(s.logs for s in config.sweeps) and not os.path.lexists(root / data_rel(fid, "prompts.jsonl"))
+    # Read from the table as written, so that a configuration refused for another key does not add a
+    # problem of a prompts.jsonl it never needed.
+    written = (raw.get(config_rel(fid)) or {}).get("sweeps")
+    from_logs = (isinstance(written, list) and bool(written) and all(isinstance(s, dict) and s.get("logs") for s in written)
+                 and not os.path.lexists(root / data_rel(fid, "prompts.jsonl")))
     prompts, prompt_where = ([], []) if from_logs else _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw,
                                                               refused["prompt"])
     log = amendments.read(root, fid, loaded, limits)
