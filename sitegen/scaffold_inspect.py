@@ -3,8 +3,11 @@ Inspect AI, from a folder of its evaluation logs.
 
 The logs are copied as they are into data/<id>/logs/, and the configuration is written from what
 they hold, and nothing they do not: one sweep of them (dated by the newest log; of two logs of
-one model and task, the older by eval.created named superseded: superseded()), the scorer whose
-value is a dict of scores (its keys are the criteria, in the scorer's order), the epochs as
+one model and task, the older by eval.created named superseded: superseded()), every scorer as
+an [[inspect.scorers]] metric of the kind its values show (scorers_of(): a dict, whose keys are
+the criteria in the scorer's order; numbers, on the conventional scale holding them; C/I/P/N or
+booleans, a rate), the first dict scorer (else the first) the headline, any scorer it cannot
+read named in a comment with why, the errored-sample rule written with a comment, the epochs as
 iterations, the retries as attempts, a sample metadata field that every sample carries as a
 string as the boards' field. Each criterion's scale is the conventional one holding every score
 seen, both ends (scale()), marked to be confirmed, and its direction left to declare. The logs
