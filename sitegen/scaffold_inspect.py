@@ -3,8 +3,11 @@ Inspect AI, from a folder of its evaluation logs.
 
 The logs are copied as they are into data/<id>/logs/, and the configuration is written from what
 they hold, and nothing they do not: one sweep of them (dated by the newest log; of two logs of
-one model and task, the older by eval.created named superseded: superseded()), the scorer whose
-value is a dict of scores (its keys are the criteria, in the scorer's order), the epochs as
+one model and task, the older by eval.created named superseded: superseded()), every scorer as
+an [[inspect.scorers]] metric of the kind its values show (scorers_of(): a dict, whose keys are
+the criteria in the scorer's order; numbers, on the conventional scale holding them; C/I/P/N or
+booleans, a rate), the first dict scorer (else the first) the headline, any scorer it cannot
+read named in a comment with why, the errored-sample rule written with a comment, the epochs as
 iterations, the retries as attempts, a sample metadata field that every sample carries as a
 string as the boards' field. Each criterion's scale is the conventional one holding every score
 seen, both ends (scale()), marked to be confirmed, and its direction left to declare. The logs
@@ -17,13 +20,16 @@ names each model by its id and its house by the provider in that id, to be check
 from __future__ import annotations
 
 import json
+import math
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen import requirement
 from sitegen.errors import BuildError
 from sitegen.families.declared.inspect_logs import INSTALL, reader, said
 from sitegen.families.declared.inspect_rules import instant
+from sitegen.families.declared.scorers import rate
 from sitegen.families.demo_files import jsonl_line
 from sitegen.scaffold_site import _toml_string, check_new, skeleton, write_files
 
@@ -67,30 +73,72 @@ def new_site_from_inspect(target: Path, fid: str, title: str, logs_dir: Path) ->
     return write_files(target, files)
 
 
-def _scorer(logs) -> tuple[str, dict[str, tuple[float, float]]]:
-    """The scorer whose value is a dict on every scored sample (the first by name when several
-    are), and the lowest and highest score seen of each of its keys, in the scorer's own order
-    (the order of its value's keys, as first seen)."""
-    kinds: dict[str, bool] = {}
+@dataclass
+class Found:
+    """A scorer of the logs as the scaffold writes it: its kind inferred from every value seen (a
+    dict on every sample: criteria; numbers: numeric, with the lowest and highest seen; C/I/P/N or
+    booleans: a rate), or why it cannot be read."""
+
+    name: str
+    kind: str | None = None  # None: not read, for the reason below
+    why: str = ""
+    seen: dict[str, tuple[float, float]] = field(default_factory=dict)  # criteria: each key's lowest and highest; numeric: "" -> both
+    id: str | None = None  # the metric's id, when the name is not one
+
+
+def _kind(values: list) -> tuple[str | None, str]:
+    if all(isinstance(v, dict) for v in values):
+        return "criteria", ""
+    numbers = [isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values]
+    if all(numbers):
+        return "numeric", ""
+    if all(isinstance(rate(v), float) for v in values) and not any(isinstance(v, dict) for v in values):
+        return "rate", ""
+    found = sorted({type(v).__name__ for v in values if not isinstance(rate(v), float) or isinstance(v, dict)})
+    return None, f"its values are neither a dict, numbers, nor C/I/P/N or booleans (found {', '.join(found)})"
+
+
+def scorers_of(logs) -> list[Found]:
+    """Every scorer the logs' samples hold, by name, each with its kind; at most one of kind
+    criteria (the first by name: a second dict scorer is named, not read, since the [[criteria]]
+    are one scorer's keys)."""
+    values: dict[str, list] = {}
     for log in logs:
         for sample in log.samples or []:
             for name, score in (sample.scores or {}).items():
-                kinds[name] = kinds.get(name, True) and isinstance(score.value, dict)
-    names = sorted(n for n, is_dict in kinds.items() if is_dict)
-    if not names:
-        raise BuildError("--from-inspect: expected a scorer whose value is a dict of criterion scores; found none in the logs")
-    seen: dict[str, tuple[float, float]] = {}
-    for log in logs:
-        for sample in log.samples or []:
-            score = (sample.scores or {}).get(names[0])
-            for k, v in (score.value.items() if score is not None else ()):
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    low, high = seen.get(k, (v, v))
-                    seen[k] = (min(low, v), max(high, v))
-    bad = [k for k in seen if not _CRITERION.fullmatch(k)]
+                values.setdefault(name, []).append(score.value)
+    out, dicts = [], 0
+    for name in sorted(values):
+        kind, why = _kind(values[name])
+        if kind == "criteria" and dicts:
+            kind, why = None, "a second dict scorer: the [[criteria]] are the keys of one"
+        found = Found(name, kind, why)
+        dicts += kind == "criteria"
+        for v in values[name] if kind == "criteria" else ():
+            for k, x in v.items():
+                if isinstance(x, (int, float)) and not isinstance(x, bool):
+                    low, high = found.seen.get(k, (x, x))
+                    found.seen[k] = (min(low, x), max(high, x))
+        if kind == "numeric":
+            found.seen[""] = (min(values[name]), max(values[name]))
+        out.append(found)
+    if not any(f.kind for f in out):
+        raise BuildError("--from-inspect: expected a scorer whose values are a dict of criterion scores, numbers, or C/I/P/N (or booleans); "
+                         f"found {'none in the logs' if not out else ', '.join(f'{f.name} ({f.why})' for f in out)}")
+    taken = {k for f in out if f.kind == "criteria" for k in f.seen}
+    bad = [(k, f.name) for f in out if f.kind == "criteria" for k in f.seen if not _CRITERION.fullmatch(k)]
     if bad:
-        raise BuildError(f"--from-inspect: expected criterion names of lower-case letters, digits, - and _; found {bad[0]!r} in scorer {names[0]!r}")
-    return names[0], seen
+        raise BuildError(f"--from-inspect: expected criterion names of lower-case letters, digits, - and _; found {bad[0][0]!r} in scorer {bad[0][1]!r}")
+    for f in out:
+        if f.kind in ("numeric", "rate"):
+            base = f.name if _CRITERION.fullmatch(f.name) else (re.sub(r"[^a-z0-9_-]+", "-", f.name.lower()).strip("-_")[:60] or "metric")
+            mid, n = base, 1
+            while mid in taken:
+                n += 1
+                mid = f"{base}-{n}"
+            taken.add(mid)
+            f.id = mid if mid != f.name else None
+    return out
 
 
 def scale(low: float, high: float) -> tuple[float, float]:
@@ -132,7 +180,11 @@ def _config(title: str, all_logs, paths: list[Path]) -> str:
     older = superseded(all_logs, paths)
     gone = {id(r[1]) for r in older}
     logs = [log for log in all_logs if id(log) not in gone]  # what the sweep reads: a superseded log's samples are not used
-    scorer, seen = _scorer(logs)
+    found = scorers_of(logs)
+    read = [f for f in found if f.kind]
+    headline = next((f for f in read if f.kind == "criteria"), read[0])
+    seen = headline.seen if headline.kind == "criteria" else next((f.seen for f in read if f.kind == "criteria"), {})
+    errored = sum(s.error is not None for log in logs for s in log.samples or [])
     created = sorted(str(log.eval.created)[:10] for log in all_logs)
     epochs = max((s.epoch for log in logs for s in log.samples or []), default=1)
     attempts = max((len(s.error_retries or []) + 1 for log in logs for s in log.samples or []), default=1)
@@ -144,7 +196,10 @@ def _config(title: str, all_logs, paths: list[Path]) -> str:
         "synthetic = false",
         "",
         "[inspect]",
-        f'scorer = "{scorer}"  # the scorer whose value holds the criteria\'s scores',
+        "# A sample that errored: \"excluded\" leaves it unscored (counted against the gate), \"failing\" scores it the",
+        f"# lowest value of every metric. {errored} sample{'s' if errored != 1 else ''} errored in these logs: declare which the benchmark means.",
+        'errored = "excluded"',
+        *_scorer_lines(found, headline),
         "",
         "[boards]",
         (f'by = "{board}"  # a board per value of this sample metadata field' if board else "# by = \"field\"  # no metadata field varies: one board"),
@@ -164,7 +219,7 @@ def _config(title: str, all_logs, paths: list[Path]) -> str:
         "# marked self-family), \"human\" for people (house if they grade for one), or \"rule\" for a program.",
         "[[judges]]",
         'id = "grader"',
-        f'name = "Inspect scorer {scorer}"',
+        f'name = "{_toml_string(_grader(read))}"',
         'kind = "unknown"',
         f'since = "{created[0]}"  # the oldest log',
         "",
@@ -189,6 +244,37 @@ def _config(title: str, all_logs, paths: list[Path]) -> str:
                   f"max = {top!r}",
                   '# direction = "lower"  # the logs do not say which end is good: declare "lower" for a fault, or leave higher as better']
     return "\n".join(lines) + "\n"
+
+
+def _grader(read: list[Found]) -> str:
+    names = [f.name for f in read]
+    return f"Inspect scorer {names[0]}" if len(names) == 1 else f"Inspect scorers {', '.join(names[:-1])} and {names[-1]}"
+
+
+def _scorer_lines(found: list[Found], headline: Found) -> list[str]:
+    """Every scorer of the logs as an [[inspect.scorers]] table, or a comment naming one that
+    cannot be read and why: none is left out unsaid."""
+    lines = []
+    for f in found:
+        if f.kind is None:
+            lines += ["", f"# Scorer {_toml_string(f.name)} is not read: {f.why}."]
+            continue
+        label = f.name.replace("_", " ").replace("-", " ").capitalize()
+        lines += ["", "[[inspect.scorers]]", f'name = "{_toml_string(f.name)}"']
+        lines += [f'id = "{f.id}"  # the metric\'s id in its pages\' addresses (the name is not one)'] if f.id else []
+        lines += [f'label = "{_toml_string(label)}"']
+        if f.kind == "criteria":
+            lines.append('kind = "criteria"  # its value is a dict: its keys are the criteria below')
+        elif f.kind == "rate":
+            lines.append('kind = "rate"  # C 1, P 0.5 (partial credit), I 0, N 0, booleans 1 and 0, as Inspect\'s value_to_float reads them')
+        else:
+            low, high = f.seen[""]
+            bottom, top = scale(low, high)
+            lines += ['kind = "numeric"', f"min = {bottom!r}  # the conventional scale holding every value seen ({low:g} to {high:g}): confirm both ends",
+                      f"max = {top!r}", '# direction = "lower"  # the logs do not say which end is good: declare "lower" for a fault']
+        if f is headline:
+            lines.append("headline = true  # its boards are the benchmark's; move this line to another scorer to lead with it")
+    return lines
 
 
 def _models(logs) -> list[dict]:

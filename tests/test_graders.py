@@ -65,9 +65,9 @@ def test_an_inspect_site_declares_its_grader_unknown_and_every_page_says_the_log
     assert {"index.html", "boards/fiction/index.html", "items/p1/index.html"} <= {rel for rel, s in said.items() if s}
     for rel, phrases in said.items():
         for phrase in phrases:
-            assert phrase == "Inspect scorer rubric (the logs do not record the grader)", (rel, phrase)
+            assert phrase == "Inspect scorers length and rubric (the logs do not record the grader)", (rel, phrase)
     method = shown["method/index.html"]
-    assert "Sweep s1 (2026-11-20): Inspect scorer rubric (the logs do not record the grader)." in method
+    assert "Sweep s1 (2026-11-20): Inspect scorers length and rubric (the logs do not record the grader)." in method
     assert "The logs do not record the grader (a model, people or a rule)" in method and "One judge reads each item" not in method
     assert "No grader of sweep s1 has a recorded house, so no model on its boards is marked" in method
     for rel, html in shown.items():  # no pin shown that nobody declared

@@ -96,7 +96,7 @@ def fill(root: Path) -> None:
     path = root / f"content/{FID}/benchmark.toml"
     text = path.read_text(encoding="utf-8")
     text = re.sub(r'^description = "FILL IN[^"]*"', f'description = "{FILLED["description"]}"', text, flags=re.M)
-    unknown = 'name = "Inspect scorer rubric"\nkind = "unknown"\n'
+    unknown = 'name = "Inspect scorers length and rubric"\nkind = "unknown"\n'
     assert unknown in text
     text = text.replace(unknown, GRADER)
     text, n = re.subn(r"^min = 1\.0 .*$", "min = 0.0", text, flags=re.M)
@@ -175,7 +175,7 @@ def test_placeholders_left_by_the_scaffold_are_refused_until_written(tmp_path, l
     assert found == ["$.description"]  # the grader is declared unknown, not a placeholder: the logs do not record it
     assert all(p.file == f"content/{FID}/benchmark.toml" and "placeholder" in p.expected for p in e.value.problems)
     config = (root / f"content/{FID}/benchmark.toml").read_text(encoding="utf-8")
-    assert 'scorer = "rubric"' in config and 'by = "category"' in config and f"iterations = {EPOCHS}" in config
+    assert '[[inspect.scorers]]\nname = "rubric"' in config and 'by = "category"' in config and f"iterations = {EPOCHS}" in config
     assert 'id = "structure"' in config and 'id = "voice"' in config and "max = 10.0" in config
     assert sorted(p.name for p in (root / f"data/{FID}/logs").iterdir()) == sorted(p.name for p in logs.iterdir())
     fill(root)

@@ -18,16 +18,16 @@ percentile interval is the range of the prompt scores.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 
 import numpy as np
 
 from sitegen import stats
-from sitegen.families.declared import settings
+from sitegen.families.declared import scorers, settings
 from sitegen.families.declared.criteria_board import criterion_cells
 from sitegen.families.declared.config import BenchmarkConfig
-from sitegen.families.declared.models import Item
+from sitegen.families.declared.models import Item, Judgment
 from sitegen.families.declared.validate import OVERALL, DeclaredInput, board_slug, judgment_score
 
 
@@ -136,6 +136,9 @@ class SweepResult:
     fingerprint: str = ""  # of those settings as written
     changes: list[str] = field(default_factory=list)  # how its settings differ from the previous sweep's (by date)
     criteria: dict[str, list] = field(default_factory=dict)  # board id -> its per-criterion cells (criteria_board.py)
+    metric: scorers.Metric | None = None  # the metric its boards are of (scorers.py): the headline's, for res.sweeps
+    others: list["SweepResult"] = field(default_factory=list)  # every other metric's boards of this sweep, apart
+    errored: str | None = None  # a sweep of Inspect logs: what its errored samples count as ("excluded", "failing")
 
     @property
     def models(self) -> list[str]:
@@ -178,12 +181,26 @@ def compute(inp: DeclaredInput) -> DeclaredResults:
 
 
 def _sweep(inp: DeclaredInput, index: int, before: int | None) -> SweepResult:
-    """Sweep INDEX computed with its own settings, never the newest sweep's (settings.py)."""
-    cfg, s, data = settings.for_sweep(inp.config, index), inp.config.sweeps[index], inp.sweeps[index]
+    """Sweep INDEX computed with its own settings, never the newest sweep's (settings.py): each of
+    its metrics apart (scorers.py), the headline's boards the sweep's own, the others beside them."""
+    full = settings.for_sweep(inp.config, index)
+    errored = scorers.errored_rule(full) if inp.config.sweeps[index].logs else None
+    each = [_metric_sweep(inp, index, before, scorers.restrict(full, m), m, errored) for m in scorers.metrics_of(full)]
+    return replace(each[0], others=each[1:])
+
+
+def _metric_sweep(inp: DeclaredInput, index: int, before: int | None, cfg: BenchmarkConfig, metric: scorers.Metric,
+                  errored: str | None) -> SweepResult:
+    """One metric's boards of sweep INDEX, under CFG (the sweep's settings, its criteria the metric's).
+    Under errored = "failing", an item whose generation failed scores 0 (every criterion at its
+    worst end), counted among the scored; otherwise it is left out, as every failure is."""
+    s, data = inp.config.sweeps[index], inp.sweeps[index]
     scored = []
     for item in data.items:
         by_judge = {j.judge: judgment_score(cfg, j) for j in item.judgments if j.scores is not None}
         score = float(np.mean([by_judge[j] for j in sorted(by_judge)])) if by_judge and not item.unscored else None
+        if errored == "failing" and item.last.outcome == "failed":
+            score = 0.0
         scored.append(ScoredItem(item, by_judge, score))
     by_key = {(x.item.model, x.item.prompt, x.item.iteration): x for x in scored}
     missing: set[tuple[str, str, int]] = set()
@@ -199,12 +216,16 @@ def _sweep(inp: DeclaredInput, index: int, before: int | None) -> SweepResult:
     for x in scored:
         if x.state == "scored":
             by_prompt.setdefault((x.item.model, x.item.prompt), []).append(x)
+        elif x.state == "failed" and x.score is not None:  # failing: read at every criterion's worst end
+            worst = Judgment(judge=s.judges[0], scores=scorers.lowest(cfg.criteria))
+            by_prompt.setdefault((x.item.model, x.item.prompt), []).append(replace(x, item=x.item.model_copy(update={"judgments": [worst]})))
     cells = {b.id: criterion_cells(s.id, b, cfg.criteria, by_prompt) for b in boards}
     return SweepResult(s.id, s.date, list(s.judges), s.note, boards, scored, agreement, retried,
                        [x for x in scored if x.state == "failed"], [x for x in scored if x.state == "unscored"], sorted(missing), s.amendment,
                        all(f.frozen_at[:10] < s.date for f in inp.frozen) if inp.frozen else None,
                        cfg, inp.fingerprints[index] if inp.fingerprints else "",
-                       [] if before is None else settings.changes(settings.for_sweep(inp.config, before), cfg), cells)
+                       [] if before is None else settings.changes(settings.for_sweep(inp.config, before), settings.for_sweep(inp.config, index)),
+                       cells, metric, [], errored)
 
 
 def _board(inp: DeclaredInput, cfg: BenchmarkConfig, sweep: str, bid: str, label: str, prompts: list[str], by_key: dict,
@@ -222,6 +243,8 @@ def _board(inp: DeclaredInput, cfg: BenchmarkConfig, sweep: str, bid: str, label
                     lacking.append((m.id, p, k))
                 elif x.state == "failed":
                     failed += 1
+                    if x.score is not None:  # errored = "failing": scored, at the lowest score
+                        got.append(x.score)
                 elif x.state == "unscored":
                     unscored += 1
                 else:

@@ -10,6 +10,7 @@ frozen. Every key is checked; a wrong one is a problem naming the key, expected 
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
@@ -213,7 +214,7 @@ class Sweep(_Strict):
         if (self.items is None) == (self.logs is None):
             raise ValueError("exactly one of items (a JSONL or Parquet file) and logs (a glob of Inspect logs)")
         if self.logs is not None and len(self.judges) != 1:
-            raise ValueError("one judge for a sweep of Inspect logs: the scores of [inspect].scorer are that judge's")
+            raise ValueError("one judge for a sweep of Inspect logs: the scores of its [inspect] scorers are that judge's")
         if self.superseded is not None and self.logs is None:
             raise ValueError("superseded only with logs (it names Inspect logs the sweep's glob matches)")
         if self.superseded is not None and (twice := duplicates(self.superseded)):
@@ -221,16 +222,107 @@ class Sweep(_Strict):
         return self
 
 
-class Inspect(_Strict):
-    """How Inspect AI evaluation logs map onto the family's records: each log is one model's
-    run of the task (its `eval.model`), each sample (id, epoch) one item (prompt, iteration),
-    the named scorer's value (a dict of criterion scores) the sweep's judge's scores and its
-    explanation the judge's rationale, the sample's string metadata the prompt's fields (so
-    `boards.by` can name one), its input the prompt's text, a sample error a failed attempt
-    and each retried error one more."""
+ScorerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,99}$")]
 
-    scorer: Id = Field(description="The scorer whose value is a dict of the criteria's scores (`Score.value`), such as `rubric`.")
+
+class Scorer(_Strict):
+    """One scorer of the logs, published as a metric with boards of its own. `criteria`: its value is
+    a dict whose keys are the [[criteria]] (as the single `scorer` form reads it); `numeric`: one
+    number on a declared min..max, shown as a percentage of that scale; `rate`: one value read as
+    Inspect's own value_to_float reads it (C = 1, P = 0.5, I = 0, N = 0; true/yes 1, false/no 0; a
+    number as it is, on 0..1), shown as a percentage. The headline metric's boards are the
+    benchmark's boards; every other metric's stand apart, never blended with them."""
+
+    name: ScorerName = Field(description="The scorer as the logs name it (the key of `sample.scores`), such as `match` or `model_graded_qa`.")
+    # Before the keys whose validators read it.
+    kind: Literal["criteria", "numeric", "rate"] = Field(description="`criteria` (a dict of the [[criteria]]'s scores), `numeric` (one number on "
+                                                         "`min`..`max`) or `rate` (C/I/P/N, a boolean, or a number on 0..1, as Inspect's value_to_float reads it).")
+    id: Id | None = Field(default=None, validate_default=True, description="The metric's id, in its pages' addresses; the scorer's name when that is an id.")
+    label: Name | None = Field(default=None, description="The metric's name on the pages; the scorer's name when absent.")
+    headline: bool = Field(default=False, description="The metric whose boards are the benchmark's boards and its home's result: exactly one scorer has it.")
+    min: float | None = Field(default=None, ge=-SCALE_LIMIT, le=SCALE_LIMIT, validate_default=True,
+                              description="For a numeric scorer: the lowest value on its scale (required); refused for another kind.")
+    max: float | None = Field(default=None, ge=-SCALE_LIMIT, le=SCALE_LIMIT, validate_default=True,
+                              description="For a numeric scorer: the highest value on its scale, above min (required); refused for another kind.")
+    direction: Literal["higher", "lower"] | None = Field(default=None, validate_default=True,
+                                                         description="For a numeric scorer: which end is good (default `higher`); refused for another kind.")
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value, info: ValidationInfo):
+        name = info.data.get("name")
+        if value is None and name is not None and not re.fullmatch(Id.__metadata__[0].pattern, name):
+            raise ValueError(f"an id for the metric (the scorer's name {name!r} is not one: 1 to 64 lower-case letters, digits, _ and -)")
+        return value
+
+    @field_validator("min", "max", "direction")
+    @classmethod
+    def _numeric_only(cls, value, info: ValidationInfo):
+        kind = info.data.get("kind")
+        if kind == "numeric" and value is None and info.field_name != "direction":
+            raise ValueError(f"the {info.field_name} of the scorer's scale (required when kind is \"numeric\")")
+        if kind is not None and kind != "numeric" and value is not None:
+            raise ValueError(f'no {info.field_name} (kind is "{kind}": only a numeric scorer has a declared scale)')
+        return value
+
+    @model_validator(mode="after")
+    def _scale(self) -> "Scorer":
+        if self.kind == "numeric" and self.min is not None and self.max is not None and not self.max > self.min:
+            raise ValueError(f"max ({self.max}) above min ({self.min})")
+        return self
+
+    @property
+    def metric(self) -> str:
+        return self.id or self.name
+
+
+class Inspect(_Strict):
+    """How Inspect AI evaluation logs map onto the family's records: each log is one model's run
+    of the task (its `eval.model`), each sample (id, epoch) one item (prompt, iteration), every
+    scorer's value the sweep's judge's scores (`scorer`, one dict scorer, or `[[inspect.scorers]]`,
+    each a metric of its own) and their explanations the judge's rationale, the sample's string
+    metadata the prompt's fields (so `boards.by` can name one), its input the prompt's text, a
+    sample error a failed attempt and each retried error one more."""
+
+    scorer: Id | None = Field(default=None, description="The one scorer read, whose value is a dict of the criteria's scores (`Score.value`), "
+                              "such as `rubric`: the headline and only metric. Or `[[inspect.scorers]]` instead.")
+    scorers: list[Scorer] | None = Field(default=None, min_length=1, description="Instead of `scorer`: every scorer of the logs, each a metric "
+                                         "with boards of its own ([[inspect.scorers]]), one of them `headline = true`.")
+    errored: Literal["excluded", "failing"] | None = Field(default=None, description="What a sample that errored counts as: `excluded` (unscored, "
+                                                           "left out of every score and counted against the gate, as Inspect's own metrics leave it "
+                                                           "out) or `failing` (scored the lowest value of every metric). Absent: `excluded`, and "
+                                                           "the method page says the rule was not declared.")
     failure_reason: Id = Field(default="error", description="The reason (one of generation.failure_reasons) a sample's error, or a retried one, is recorded under.")
+
+    @field_validator("scorers")
+    @classmethod
+    def _metrics(cls, value):
+        if value is None:
+            return value
+        problems = []
+        heads = [s.name for s in value if s.headline]
+        if len(heads) != 1:
+            problems.append(f"exactly one scorer with headline = true (the metric whose boards are the benchmark's); found {len(heads)}"
+                            + (f" ({', '.join(heads)})" if heads else ""))
+        problems += [f"each scorer once ({d!r} repeats)" for d in duplicates(s.name for s in value)]
+        problems += [f"each metric id once ({d!r} repeats)" for d in duplicates(s.metric for s in value)]
+        dicts = [s.name for s in value if s.kind == "criteria"]
+        if len(dicts) > 1:
+            problems.append(f"at most one scorer of kind \"criteria\" (its keys are the [[criteria]]); found {len(dicts)} ({', '.join(dicts)})")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "Inspect":
+        if (self.scorer is None) == (self.scorers is None):
+            raise ValueError("exactly one of scorer (the one dict scorer) and scorers ([[inspect.scorers]], every scorer a metric)")
+        return self
+
+    @property
+    def reads_criteria(self) -> bool:
+        """Whether a scorer's value is a dict of the [[criteria]]."""
+        return self.scorer is not None or any(s.kind == "criteria" for s in self.scorers or ())
 
 
 class BenchmarkConfig(_Strict):
@@ -240,7 +332,8 @@ class BenchmarkConfig(_Strict):
     description: Line = Field(description="One sentence: what the benchmark measures (its home page and the site's).")
     synthetic: bool = Field(default=False, description="The data is synthetic: every page of it says so.")
     judges: list[Judge] = Field(min_length=1, description="Every judge that scored a sweep ([[judges]]).")
-    criteria: list[Criterion] = Field(min_length=1, description="What each judgment scores ([[criteria]]), in the order the pages show.")
+    criteria: list[Criterion] = Field(default_factory=list, description="What each judgment scores ([[criteria]]), in the order the pages show: "
+                                      "at least one, unless every [[inspect.scorers]] is numeric or a rate.")
     item_score: ItemScore = Field(default_factory=ItemScore, description="How an item's 0-100 score is had.")
     boards: Boards = Field(default_factory=Boards, description="How prompts become boards.")
     repeats: Repeats = Field(default_factory=Repeats, description="Iterations per prompt.")
@@ -263,6 +356,7 @@ class BenchmarkConfig(_Strict):
         if self.freeze.kind == "recorded":  # the freeze fixes one rubric: the top level's, which every sweep is then judged under
             problems += [f"sweep {s.id!r} without its own criteria or item_score (freeze.kind is \"recorded\": the frozen rubric is the top level's)"
                          for s in self.sweeps if s.criteria is not None or s.item_score is not None]
+        problems += _criteria_read(self)
         if any(s.logs for s in self.sweeps):
             if self.inspect is None:
                 problems.append("an [inspect] table naming the scorer, since a sweep names Inspect logs")
@@ -273,3 +367,22 @@ class BenchmarkConfig(_Strict):
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+
+def _criteria_read(config: BenchmarkConfig) -> list[str]:
+    """The [[criteria]] are read from one place: a dict scorer, or an items file's judgments. So
+    there is at least one where one reads them, none where no scorer does, and a numeric or rate
+    metric's id (its one criterion's) is no criterion's."""
+    scorers = config.inspect.scorers if config.inspect is not None else None
+    tops = [("criteria", config.criteria)] + [(f"sweep {s.id!r}'s criteria", s.criteria) for s in config.sweeps if s.criteria is not None]
+    if scorers is None:
+        return [] if config.criteria else ["at least one criterion ([[criteria]])"]
+    problems = []
+    if config.inspect.reads_criteria and not config.criteria:
+        problems.append("at least one criterion ([[criteria]]), which the scorer of kind \"criteria\" reads")
+    if not config.inspect.reads_criteria:
+        problems += [f"no {where} (no scorer of [[inspect.scorers]] is of kind \"criteria\", to read them)" for where, c in tops if c]
+    ids = {s.metric for s in scorers if s.kind != "criteria"}
+    for where, criteria in tops:
+        problems += [f"a metric id of [[inspect.scorers]] other than every criterion id of {where} ({c.id!r} is both)" for c in criteria or () if c.id in ids]
+    return problems

@@ -63,7 +63,7 @@ class Fewer:
 def fewer(res, sweep) -> Fewer | None:
     """How SWEEP's models fall short of the sweep before it by date, or None when they do not."""
     order = res.sweeps  # newest first
-    k = next(i for i, s in enumerate(order) if s is sweep)
+    k = next(i for i, s in enumerate(order) if s.id == sweep.id)  # SWEEP may be one of its other metrics' results (scorers.py)
     if k + 1 >= len(order):
         return None
     before = order[k + 1]

@@ -5,8 +5,9 @@ matches instead of an items file. Each log is one model's run of the task (`eval
 each of its samples, by id and epoch, one item (prompt, iteration); the rest is mapped as the
 configuration's [inspect] table says (config.Inspect):
 
-    sample.scores[scorer].value         a judgment's scores (a dict: criterion -> score)
-    sample.scores[scorer].explanation   its rationale
+    sample.scores[...].value            a judgment's scores: every metric's (scorers.py: a dict
+                                        scorer's criteria, a numeric value, a rate)
+    sample.scores[...].explanation      its rationale (each scorer's, named, when several give one)
     sample.output.completion            the output
     sample.error_retries, sample.error  failed attempts, each with its message
     sample.input, string metadata       the prompt's text and fields (when the site has no prompts.jsonl),
@@ -74,7 +75,7 @@ class Where:
     file: str
     line: int | None
     sample: str | None = None  # "$.samples[id=p1, epoch=2]" for a log
-    scorer: str = ""
+    scorer: Any = ""  # for a log, its scorers (scorers.Scoring), which say where a score lies in it
     sample_id: str | None = None  # the sample's id and epoch, for a log
     epoch: int | None = None
 
@@ -90,9 +91,9 @@ _RULES = (  # a record's path -> the log's, in order: the first that matches
     (re.compile(r"^\$\.iteration\b"), lambda m, s, sc: f"{s}.epoch"),
     (re.compile(r"^\$\.output\b"), lambda m, s, sc: f"{s}.output.completion"),
     (re.compile(r"^\$\.attempts\b"), lambda m, s, sc: f"{s}.error_retries"),
-    (re.compile(r"^\$\.judgments\[\d+\]\.scores(.*)$"), lambda m, s, sc: f"{s}.scores.{sc}.value{m.group(1)}"),
-    (re.compile(r"^\$\.judgments\[\d+\]\.rationale$"), lambda m, s, sc: f"{s}.scores.{sc}.explanation"),
-    (re.compile(r"^\$\.judgments\b"), lambda m, s, sc: f"{s}.scores.{sc}"),
+    (re.compile(r"^\$\.judgments\[\d+\]\.scores(.*)$"), lambda m, s, sc: f"{s}.{sc.value_path(m.group(1))}"),
+    (re.compile(r"^\$\.judgments\[\d+\]\.rationale$"), lambda m, s, sc: f"{s}.{sc.explanation_path()}"),
+    (re.compile(r"^\$\.judgments\b"), lambda m, s, sc: f"{s}.{sc.scorer_path()}"),
     (re.compile(r"^\$\.title\b"), lambda m, s, sc: f"{s}.metadata.title"),
     (re.compile(r"^\$\.text\b"), lambda m, s, sc: f"{s}.input"),
     (re.compile(r"^\$\.id\b"), lambda m, s, sc: f"{s}.id"),
@@ -100,7 +101,7 @@ _RULES = (  # a record's path -> the log's, in order: the first that matches
 )
 
 
-def _log_path(sample: str, scorer: str, path: str) -> str:
+def _log_path(sample: str, scorer, path: str) -> str:
     for pattern, make in _RULES:
         if m := pattern.match(path):
             return make(m, sample, scorer)
@@ -128,7 +129,7 @@ def reader():
     return read_eval_log
 
 
-def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer: str, failure_reason: str,
+def read_sweep(root: Path, fid: str, pattern: str, judge: str, scorer, failure_reason: str,
                loaded: Loaded, limits, files: dict[str, SourceFile], where_config: tuple[str, str], *, sweep, at: str) -> LogSweep:
     """The records of the logs PATTERN matches. SWEEP (its configuration's [[sweeps]] entry, at
     path AT of the configuration) gives its id, date and superseded logs, which inspect_rules
@@ -192,7 +193,7 @@ class _Run:
     problems: list[Problem]  # of the log itself, told only when its samples are used
 
 
-def _run(src: SourceFile, log, judge: str, scorer: str, failure_reason: str) -> _Run:
+def _run(src: SourceFile, log, judge: str, scorer, failure_reason: str) -> _Run:
     spec = log.eval
     samples = log.samples or []
     epochs = spec.config.epochs if spec.config is not None and spec.config.epochs is not None else max((s.epoch for s in samples), default=None)
@@ -235,7 +236,7 @@ def said(exc: Exception) -> str:
     return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
 
 
-def _item(model: str, sample, judge: str, scorer: str, failure_reason: str) -> dict[str, Any]:
+def _item(model: str, sample, judge: str, scorer, failure_reason: str) -> dict[str, Any]:
     attempts = [{"outcome": "failed", "reason": failure_reason, "detail": _message(r.message)} for r in (sample.error_retries or [])]
     item: dict[str, Any] = {"model": model, "prompt": str(sample.id), "iteration": sample.epoch}
     if sample.error is not None:
@@ -247,14 +248,14 @@ def _item(model: str, sample, judge: str, scorer: str, failure_reason: str) -> d
     completion = sample.output.completion if sample.output is not None else ""
     if completion:
         item["output"] = completion
-    score = (sample.scores or {}).get(scorer)
-    if score is None:
+    scores, rationale = scorer.read(sample)  # every metric's scores (scorers.Scoring)
+    if scores is None:
         # no judgment: the family's rule (one per judge of the sweep) reports it, at .scores.<scorer>
         item["judgments"] = []
         return item
-    judgment: dict[str, Any] = {"judge": judge, "scores": score.value}
-    if score.explanation:
-        judgment["rationale"] = score.explanation
+    judgment: dict[str, Any] = {"judge": judge, "scores": scores}
+    if rationale:
+        judgment["rationale"] = rationale
     item["judgments"] = [judgment]
     return item
 

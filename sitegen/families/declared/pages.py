@@ -19,7 +19,7 @@ from markupsafe import escape as markup_escape
 
 from sitegen import amendments, render
 from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
-from sitegen.families.declared import drill, settings
+from sitegen.families.declared import drill, metric_pages, settings
 from sitegen.families.declared.compare import comparisons
 from sitegen.families.declared.compute import Board, DeclaredResults, ScoredItem, SweepResult
 from sitegen.families.declared.figure import draw_board
@@ -258,7 +258,8 @@ def outputs(res: DeclaredResults) -> Outputs:
                                        SENTENCES.board_alt(b, b.published),
                                        used, f"{fid}.board", cut=cut, synthetic=scfg.synthetic and not whole)
                 out.figures.append(figures[b.id])
-        criteria = [c.id for c in scfg.criteria]
+        out.figures.extend(metric_pages.tables(res, s, table, (board_columns, criteria_columns), (board_rows, criteria_rows), figures, used, whole))
+        criteria = [c.id for r in [s, *s.others] for c in r.config.criteria]  # every metric's, so any board recomputes from it
         table(f"sweeps/{s.id}/items", SENTENCES.table_sweeps_each_items(scfg, s),
               ["sweep", "model", "prompt", "iteration", "state", "attempts", "outcome", "reason", "judge", "score", *criteria,
                *(drill.ITEM_COLUMNS if logged else [])],
@@ -302,12 +303,16 @@ def outputs(res: DeclaredResults) -> Outputs:
               "sweep_link": lambda sid: f"{fid}/" if sid == current.id else sweep_path(fid, sid).removesuffix("index.html"),
               "judges_of": lambda s: [judges[j] for j in s.judges], "verify_page": "downloads/#checking", "config_rel": config_rel(fid),
               "freeze_rel": freeze_rel(fid), "logs": logs, "comparisons": compared, "fewer": lambda s: drill.fewer(res, s),
-              "compare_link": lambda c: compare_path(fid, c.before.id, c.after.id).removesuffix("index.html")}
+              "compare_link": lambda c: compare_path(fid, c.before.id, c.after.id).removesuffix("index.html"),
+              "metric_board_link": lambda r, b: (board_path(fid, b) if r.metric.headline else metric_pages.board_path(fid, r.metric.id, b)).removesuffix("index.html")}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
-        out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}", {**common, "board": b, "sweep": current}))
+        out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}",
+                              {**common, "board": b, "sweep": current, "board_here": board_path(fid, b.id), "board_stem": f"boards/{b.id}/board",
+                               "board_figure": figures.get(b.id), "criteria_page": b.published and current.metric.kind == "criteria"}))
+    out.pages += metric_pages.pages(res, common, figures, _cells)
     for b in current.boards:
-        if b.published:
+        if b.published and current.metric.kind == "criteria":
             out.pages.append(Page(criteria_path(fid, b.id), "declared/criteria.html", f"{b.label}, criterion by criterion: {cfg.title}",
                                   {**common, "board": b, "sweep": current, "cells": _cells(current, b)}))
     for s in res.sweeps[1:]:
@@ -331,6 +336,8 @@ def outputs(res: DeclaredResults) -> Outputs:
         out.pages.extend(made)
     out.fragments[f"{fid}.method"] = ("declared/_method.html", {**common, "page_bytes": PAGE_BYTES, "split_prompts": split})
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
+    nav_boards += [(f"{b.label}, {r.metric.label}", metric_pages.board_path(fid, r.metric.id, b.id).removesuffix("index.html"))
+                   for r in current.others for b in r.boards]
     out.summary = {
         "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": whole, "line": cfg.description,
         "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),

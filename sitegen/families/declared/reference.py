@@ -34,6 +34,7 @@ SECTIONS: list[tuple[str, str, type[BaseModel]]] = [
     ("`[freeze]`", "freeze.", C.Freeze),
     ("`[[sweeps]]`: one table per sweep", "sweeps.", C.Sweep),
     ("`[inspect]`: when a sweep reads Inspect AI logs", "inspect.", C.Inspect),
+    ("`[[inspect.scorers]]`: one table per scorer of the logs, each a metric", "inspect.scorers.", C.Scorer),
     ("`data/<id>/models.jsonl`: one line per model", "", M.Model),
     ("`data/<id>/prompts.jsonl`: one line per prompt, plus any string fields of your own", "", M.Prompt),
     ("A sweep's items file (`data/<id>/<items>`, JSONL or Parquet): one record per model, prompt and iteration", "", M.Item),

@@ -38,7 +38,7 @@ from sitegen.numbers import display
 from sitegen.parquet import ParquetReader, parse_batch
 from sitegen.families.declared import CONFIG_NAME
 from sitegen.families.declared.config import BenchmarkConfig, Criterion
-from sitegen.families.declared import inspect_logs, settings
+from sitegen.families.declared import inspect_logs, scorers, settings
 from sitegen.families.declared.inspect_logs import INSTALL, LogIdentity, Where, read_sweep
 from sitegen.families.declared.models import Item, Judgment, Model, Prompt
 
@@ -118,7 +118,11 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
     models, model_where = _lines(root, data_rel(fid, "models.jsonl"), _MODELS, loaded, limits, files, refused=refused["model"])
     # The prompts: prompts.jsonl, or when every sweep reads Inspect logs and the site has none,
     # the logs' samples (their input and string metadata).
-    from_logs = config is not None and all(s.logs for s in config.sweeps) and not os.path.lexists(root / data_rel(fid, "prompts.jsonl"))
+    # Read from the table as written, so that a configuration refused for another key does not add a
+    # problem of a prompts.jsonl it never needed.
+    written = (raw.get(config_rel(fid)) or {}).get("sweeps")
+    from_logs = (isinstance(written, list) and bool(written) and all(isinstance(s, dict) and s.get("logs") for s in written)
+                 and not os.path.lexists(root / data_rel(fid, "prompts.jsonl")))
     prompts, prompt_where = ([], []) if from_logs else _lines(root, data_rel(fid, "prompts.jsonl"), _PROMPTS, loaded, limits, files, raw,
                                                               refused["prompt"])
     log = amendments.read(root, fid, loaded, limits)
@@ -143,7 +147,7 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
                 sweeps.append(SweepInput(s.id, (rel,), items, where))
                 _check_not_empty(fid, i, s, sweeps[-1], out[before:], out)
                 continue
-            read = read_sweep(root, fid, s.logs, s.judges[0], config.inspect.scorer, config.inspect.failure_reason,
+            read = read_sweep(root, fid, s.logs, s.judges[0], scorers.scoring(settings.for_sweep(config, i)), config.inspect.failure_reason,
                               loaded, limits, files, (config_rel(fid), None, f"$.sweeps[{i}].logs"), sweep=s, at=f"$.sweeps[{i}]")
             items, where = _located(_ITEMS, read.items, read.item_where, out)
             sweeps.append(SweepInput(s.id, tuple(read.files), items, where, tuple(read.logs)))
@@ -373,7 +377,7 @@ def _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out,
     model_ids, prompt_ids = {m.id for m in models}, {p.id for p in prompts}
     for i, (s, sweep) in enumerate(zip(config.sweeps, sweeps)):
         own = settings.for_sweep(config, i)  # its criteria, repeats and policy, not necessarily the top level's
-        criteria = {c.id: c for c in own.criteria}
+        criteria = {c.id: c for c in scorers.all_criteria(own)}  # every metric's
         repeats = f"sweeps[{i}].repeats.iterations" if s.repeats else "repeats.iterations"
         seen: set[tuple[str, str, int]] = set()
         for item, where in zip(sweep.items, sweep.where):
@@ -497,12 +501,12 @@ def _check_judgments(config: BenchmarkConfig, sweep_judges: list[str], criteria:
                 out.append(Problem(*where(f"{path}.scores.{cid}"), f"a score on {display(c.min, 2)}-{display(c.max, 2)}", short_repr(v)))
         if missing or extra or any(v is None and not criteria[c].optional for c, v in j.scores.items() if c in criteria):
             continue
-        if all(v is None for v in j.scores.values()):
-            out.append(Problem(*where(f"{path}.scores"), "at least one criterion scored", "every one null"))
+        if empty := scorers.empty_metrics(config, j.scores):
+            out.extend(Problem(*where(f"{path}.scores"), f"at least one criterion scored{what}", "every one null") for what in empty)
             continue
         if any(v is not None and not criteria[c].min <= v <= criteria[c].max for c, v in j.scores.items()):
             continue
-        computed = judgment_score(config, j)
+        computed = judgment_score(scorers.restrict(config, scorers.metrics_of(config)[0]), j)  # the headline's
         if j.score is None and config.item_score.source == "stated":
             out.append(Problem(*where(f"{path}.score"), "the item score the harness computed (item_score.source is \"stated\")", "nothing"))
         elif j.score is not None and abs(j.score - computed) > config.item_score.tolerance:
