@@ -313,3 +313,46 @@ def test_the_single_scorer_form_still_reads_one_dict_scorer_as_the_headline_and_
     for board in ("arithmetic", "geography"):
         assert (root / f"_site/{FID}/boards/{board}/board.csv").read_bytes() == (mixed / f"_site/{FID}/boards/{board}/board.csv").read_bytes()
     assert not (root / f"_site/{FID}/metrics").exists()
+
+
+def test_an_archived_sweep_keeps_the_scorer_settings_it_was_computed_with(tmp_path):
+    """How a sweep's logs are read ([inspect]) is one of its settings: a top-level edit an
+    archived sweep would take is refused at its pin, and the sweep that carries its own
+    [sweeps.inspect] keeps its numbers while the new sweep reads the logs the new way."""
+    from conftest import pin_sweeps
+
+    logs = write_logs(tmp_path / "logs", {"steps": lambda m, k, e: value("numeric", m, k, e)})
+
+    def two_sweeps(text: str) -> str:
+        s1 = text[text.index("[[sweeps]]"):]
+        s1 = s1[:s1.index("\n\n") + 1] if "\n\n" in s1 else s1
+        s2 = s1.replace('id = "s1"', 'id = "s2"').replace('date = "2026-11-20"', 'date = "2026-11-21"')
+        return text.replace(s1, s1 + "\n" + s2)
+
+    root = scaffold(tmp_path, logs, two_sweeps)
+    pin_sweeps(root, FID)
+    out = root / "_site"
+    build(load_config(root), out)
+    before = rows(out / f"{FID}/sweeps/s1/arithmetic.csv")
+    config = root / f"content/{FID}/benchmark.toml"
+    pinned = config.read_text(encoding="utf-8")
+    config.write_text(pinned.replace("max = 10.0", "max = 20.0", 1), encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        build(load_config(root), out)
+    assert any(p.file == f"content/{FID}/benchmark.toml" and p.path == "$.sweeps[0].settings_fingerprint" for p in refused.value.problems)
+    assert rows(out / f"{FID}/sweeps/s1/arithmetic.csv") == before  # nothing written
+
+    # The archived sweep carries the table it was computed with; a change between sweeps needs its amendment.
+    own = pinned[pinned.index("[inspect]"):pinned.index("[boards]")].replace("[inspect]", "[sweeps.inspect]").replace("[[inspect.scorers]]", "[[sweeps.inspect.scorers]]")
+    text = pinned.replace("max = 10.0", "max = 20.0", 1)
+    s2 = text.index('[[sweeps]]\nid = "s2"')
+    current = re.sub(r'(?m)^settings_fingerprint = .*\n', "", text[s2:])  # the current sweep needs no pin
+    text = text[:s2] + own + "\n" + current.replace('judges = ["grader"]', 'judges = ["grader"]\namendment = "A1"', 1)
+    config.write_text(text, encoding="utf-8")
+    (root / f"content/{FID}/amendments").mkdir(parents=True, exist_ok=True)
+    (root / f"content/{FID}/amendments/A1.md").write_text('---\nid: A1\nkind: amendment\ntitle: "Steps read on 1-20"\ndate: 2026-11-21\n---\n\nThe steps scorer is read on 1-20 from sweep s2 on.\n', encoding="utf-8")
+    build(load_config(root), out)
+    assert rows(out / f"{FID}/sweeps/s1/arithmetic.csv") == before  # the archived sweep as it was computed
+    assert rows(out / f"{FID}/boards/arithmetic/board.csv") != before
+    home = (out / f"{FID}/index.html").read_text(encoding="utf-8")
+    assert "inspect.scorers changed" in home

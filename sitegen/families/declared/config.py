@@ -205,6 +205,7 @@ class Sweep(_Strict):
     generation: Generation | None = Field(default=None, description="This sweep's own [sweeps.generation].")
     gate: Gate | None = Field(default=None, description="This sweep's own [sweeps.gate].")
     synthetic: bool | None = Field(default=None, description="Whether this sweep's data is synthetic, in place of the top level's `synthetic`.")
+    inspect: "Inspect | None" = Field(default=None, description="This sweep's own [sweeps.inspect]: how its logs' scorers are read, in place of the top level's.")
     settings_fingerprint: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] | None = Field(
         default=None, description="The fingerprint of the settings this sweep was published with (its own tables, else the top level's, as "
                                   "written); required once a newer sweep archives it, so a later edit of the top level cannot recompute it.")

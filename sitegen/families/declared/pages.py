@@ -62,7 +62,7 @@ def settings_rows(s: SweepResult, cfg) -> list[tuple]:
     for key in settings.SWEEP_SETTINGS:
         if key == "synthetic":
             rows.append((s.id, key, cfg.synthetic))
-        elif key != "criteria":
+        elif key != "criteria" and getattr(cfg, key) is not None:  # inspect: only a site of logs has it
             rows += [(s.id, f"{key}.{k}", json.dumps(v) if isinstance(v, list) else v) for k, v in getattr(cfg, key).model_dump(mode="json").items()]
     return rows
 

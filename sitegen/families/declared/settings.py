@@ -2,7 +2,8 @@
 top level's. An archived sweep is never recomputed with today's configuration.
 
 A sweep's settings are the configuration's criteria, item_score, boards, repeats, generation,
-gate and synthetic tables (SWEEP_SETTINGS). A `[[sweeps]]` entry may carry any of them; what it
+gate, synthetic and inspect tables (SWEEP_SETTINGS: how its logs' scorers are read is as much
+a part of its numbers as its rubric). A `[[sweeps]]` entry may carry any of them; what it
 does not carry it takes from the top level. So a rubric change is a new sweep with its own
 criteria (and the amendment that records why), and the old sweep keeps the top level's, or its
 own, as they were.
@@ -20,7 +21,7 @@ from __future__ import annotations
 from sitegen.families.declared.config import BenchmarkConfig
 from sitegen.fingerprint import record_fingerprint
 
-SWEEP_SETTINGS = ("criteria", "item_score", "boards", "repeats", "generation", "gate", "synthetic")
+SWEEP_SETTINGS = ("criteria", "item_score", "boards", "repeats", "generation", "gate", "synthetic", "inspect")
 
 
 def for_sweep(config: BenchmarkConfig, index: int) -> BenchmarkConfig:
@@ -54,9 +55,13 @@ def changes(before: BenchmarkConfig, after: BenchmarkConfig) -> list[str]:
         elif key == "synthetic":
             if a != b:
                 out.append(f"synthetic {_show(a)} → {_show(b)}")
+        elif a is None or b is None:  # a table only one of them has (inspect, on a site of logs and items files)
+            if a != b:
+                out.append(f"{key} {'added' if a is None else 'removed'}")
         else:
             da, db = a.model_dump(mode="json"), b.model_dump(mode="json")
-            out += [f"{key}.{f} {_show(da[f])} → {_show(db[f])}" for f in da if da[f] != db[f]]
+            out += [f"{key}.{f} {_show(da[f])} → {_show(db[f])}" if not _tables(da[f], db[f]) else f"{key}.{f} changed"
+                    for f in da if da[f] != db[f]]
     return out
 
 
@@ -71,6 +76,11 @@ def _criteria_changes(a: list, b: list) -> list[str]:
     if not out and [c.id for c in a] != [c.id for c in b]:
         out.append("the order of the criteria")
     return out
+
+
+def _tables(*values) -> bool:
+    """Whether any of VALUES is a list of tables ([[inspect.scorers]]): too long for a phrase."""
+    return any(isinstance(v, list) and any(isinstance(x, dict) for x in v) for v in values)
 
 
 def _show(v) -> str:
