@@ -569,7 +569,8 @@ def render_parts(env: jinja2.Environment, template: str, path: str, context: dic
     written part by part (publish.Writer.write_pieces)."""
     # page_type names the template, so tests can pick one page of each kind
     compiled = env.get_template(template)
-    ctx = compiled.new_context({**context, "page_path": path, "page_type": template.removesuffix(".html"), "link": _linker(path)})
+    link = _rooted(context["link_root"]) if "link_root" in context else _linker(path)
+    ctx = compiled.new_context({**context, "page_path": path, "page_type": template.removesuffix(".html"), "link": link})
     # what Template.generate iterates, less its own generator: every piece of a page passes
     # up through each generator it is yielded from (a block, the templates it extends)
     pieces = compiled.root_render_func(ctx)
@@ -581,6 +582,13 @@ def render_parts(env: jinja2.Environment, template: str, path: str, context: dic
         if not batch:
             return
         yield "".join(batch)
+
+
+def _rooted(root: str):
+    """Links from the site's root path ROOT ("/", "/bench/"): for a page served at any address,
+    as a host serves its 404 page, where a relative link would resolve against the address
+    asked for."""
+    return lambda target: root + ("" if target in ("", "./") else target)
 
 
 def _linker(from_page: str):

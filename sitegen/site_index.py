@@ -21,7 +21,7 @@ import uuid
 import zipfile
 from dataclasses import dataclass, replace
 from typing import BinaryIO, Callable, Iterable
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 from markupsafe import escape as escape_html
@@ -34,6 +34,7 @@ from sitegen.numbers import display
 from sitegen.publish import FIGURE_SUFFIXES, TABLE_SUFFIXES, Writer, json_bytes
 
 DOWNLOADS_PAGE = "downloads/index.html"
+NOT_FOUND_PAGE = "404.html"  # served by the host for an address with no file
 SUMS_FILE = "SHA256SUMS"
 FEED_FILE = "feed.xml"
 SITEMAP_FILE = "sitemap.xml"
@@ -328,4 +329,12 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
     sections = downloads(outputs, writer.files, writer.sizes)
     writer.write(SUMS_FILE, sha256sums(sections))
     writer.write_pieces(DOWNLOADS_PAGE, render_parts(downloads_page(sections)))
-    return [DOWNLOADS_PAGE]
+    writer.write_pieces(NOT_FOUND_PAGE, render_parts(not_found_page(config)))
+    return [DOWNLOADS_PAGE, NOT_FOUND_PAGE]
+
+
+def not_found_page(config: SiteConfig) -> Page:
+    """The page a host serves for an address the site has no file at (Netlify and GitHub Pages
+    serve /404.html): the site's navigation, its links from the site's root path, since it is
+    served at whatever address was asked for; kept out of the sitemap and of search indexes."""
+    return Page(NOT_FOUND_PAGE, "404.html", "Page not found", {"link_root": urlsplit(config.base_url).path, "noindex": True})

@@ -223,7 +223,8 @@ def test_every_internal_link_resolves(built_site):
             if re.match(r"^[a-z]+:", href) or href.startswith("#") or not href:
                 continue
             target = href.split("#")[0]
-            path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
+            # a link from the root path (the 404 page's, served at any address) resolves from the output's top
+            path = posixpath.normpath(target.lstrip("/") or "." if target.startswith("/") else posixpath.join(posixpath.dirname(rel), target))
             if target.endswith("/") or path == ".":
                 path = posixpath.join(path, "index.html")
             if not (out / path).is_file():

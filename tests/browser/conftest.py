@@ -144,6 +144,19 @@ def _handler(directory: Path, rules: list[HeaderRule], csp_report_only: bool) ->
                 super().send_header(keyword, value)
             super().end_headers()
 
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            # As Netlify does: an address with no file gets the site's 404.html, status 404.
+            page = directory / "404.html"
+            if code != 404 or not page.is_file():
+                return super().send_error(code, message, explain)
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
         def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
             pass  # a line per request would bury the test output
 

@@ -144,7 +144,7 @@ def test_every_page_is_reachable_from_the_home_page(site, site_out):
             if target.rel in site and target.rel not in seen:
                 seen.add(target.rel)
                 queue.append(target.rel)
-    orphans = sorted(set(site) - seen)
+    orphans = sorted(set(site) - seen - {"404.html"})  # the host serves it for an address with no file; no page links it
     assert not orphans, f"{len(orphans)} pages no link leads to: {orphans[:20]}"
 
 
