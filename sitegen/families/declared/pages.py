@@ -351,7 +351,7 @@ def outputs(res: DeclaredResults) -> Outputs:
             for b in current.boards] + _pairwise_results(res)},
     }
     out.raw_files = sorted(inp.files)
-    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
+    out.feed += [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
     out.feed += [FeedEntry(f"tag:sitegen,{c.after.date}:{fid}/compare/{c.slug}", SENTENCES.compare_title(c), c.after.date,

@@ -44,6 +44,9 @@ class Anchor(_Strict):
 
 
 class PairwiseGate(_Strict):
+    """A model is rated on a board when it takes part in at least this many of its judgments;
+    otherwise it is withheld, with its count, and its judgments leave the fit."""
+
     min_judgments: int = Field(default=10, ge=1, le=1_000_000, description="The fewest judgments a model takes part in on a board for it "
                                "to be rated there; below it the model is withheld and its judgments are left out of the fit.")
 

@@ -48,15 +48,25 @@ def _objective(x: np.ndarray, W: np.ndarray, total: np.ndarray) -> tuple[float, 
     return f, g.ravel()
 
 
-def _hessp(x: np.ndarray, v: np.ndarray, W: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """The objective's Hessian at X times V: per resample, Σ_j N_ij σ(1 − σ)(v_i − v_j) scaled,
-    plus the centring term's (Σv)."""
-    B, m = W.shape[0], W.shape[1]
-    th, vv = x.reshape(B, m), v.reshape(B, m)
-    p = expit(th[:, :, None] - th[:, None, :])
-    K = (W + W.transpose(0, 2, 1)) * p * (1.0 - p)
-    hv = (K.sum(axis=2) * vv - np.einsum("bij,bj->bi", K, vv)) / total[:, None] + vv.sum(axis=1, keepdims=True)
-    return hv.ravel()
+class _Curvature:
+    """The objective's Hessian-vector product at the last X it was asked about: per resample,
+    Σ_j N_ij σ(1 − σ)(v_i − v_j) scaled, plus the centring term's (Σv). Its weights K are made
+    once per X (the solver asks for many products at one point), not once per product."""
+
+    def __init__(self, W: np.ndarray, total: np.ndarray):
+        self.W, self.N, self.total, self.at, self.K = W, W + W.transpose(0, 2, 1), total, None, None
+
+    def __call__(self, x: np.ndarray, v: np.ndarray, *_args) -> np.ndarray:
+        B, m = self.W.shape[0], self.W.shape[1]
+        if self.at is None or not np.array_equal(self.at, x):
+            th = x.reshape(B, m)
+            p = expit(th[:, :, None] - th[:, None, :])
+            self.K = self.N * p * (1.0 - p) / self.total[:, None, None]
+            self.Kd = self.K.sum(axis=2)
+            self.at = x.copy()
+        vv = v.reshape(B, m)
+        hv = self.Kd * vv - np.einsum("bij,bj->bi", self.K, vv) + vv.sum(axis=1, keepdims=True)
+        return hv.ravel()
 
 
 def steps(theta: np.ndarray, W: np.ndarray) -> np.ndarray:
@@ -70,20 +80,30 @@ def steps(theta: np.ndarray, W: np.ndarray) -> np.ndarray:
     return np.abs(g) / np.maximum(h, 1e-300)
 
 
-def fit(W: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
-    """The maximum-likelihood θ (B x m, each row summing to zero) for the wins W (B x m x m),
-    from START (B x m; zeros when None). Raises NotConverged."""
-    B, m = W.shape[0], W.shape[1]
+def _solve(W: np.ndarray, x0: np.ndarray):
     total = W.sum(axis=(1, 2))
-    x0 = np.zeros(B * m) if start is None else np.asarray(start, dtype=np.float64).ravel().copy()
     # Newton's method in a trust region (the Hessian by its product with a vector, exact): a few
     # iterations to the last digits, where a quasi-Newton method stalls on the rounding of the
     # objective's sum over thousands of judgments (its stop is then "a bad approximation").
-    res = optimize.minimize(_objective, x0, args=(W, total), jac=True, hessp=_hessp, method="trust-ncg",
+    res = optimize.minimize(_objective, x0.ravel(), args=(W, total), jac=True, hessp=_Curvature(W, total), method="trust-ncg",
                             options={"maxiter": MAX_ITERATIONS, "gtol": 1e-13})
-    theta = res.x.reshape(B, m)
-    theta = theta - theta.mean(axis=1, keepdims=True)
+    theta = res.x.reshape(W.shape[0], W.shape[1])
+    return theta - theta.mean(axis=1, keepdims=True), res
+
+
+def fit(W: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """The maximum-likelihood θ (B x m, each row summing to zero) for the wins W (B x m x m),
+    from START (B x m; zeros when None). The B fits are solved together; one the joint solve
+    leaves short of the tolerance (the rounding of a sum over B fits can stop it a hair early)
+    is solved again alone, from where it stopped. Raises NotConverged."""
+    B, m = W.shape[0], W.shape[1]
+    x0 = np.zeros((B, m)) if start is None else np.asarray(start, dtype=np.float64).copy()
+    theta, res = _solve(W, x0)
     worst = steps(theta, W).max(axis=1)
+    for b in np.flatnonzero(worst > STEP_TOLERANCE) if B > 1 else ():
+        alone, res = _solve(W[b:b + 1], theta[b:b + 1])
+        theta[b] = alone[0]
+        worst[b] = steps(theta[b:b + 1], W[b:b + 1]).max()
     if not (worst <= STEP_TOLERANCE).all():
         b = int(worst.argmax())
         raise NotConverged(f"the solver (scipy trust-ncg) stopped after {res.nit} iterations ({res.message}) with a step of "

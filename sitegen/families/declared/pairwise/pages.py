@@ -10,14 +10,20 @@ the rubric boards (versus.py), and a CSV and JSON of every table. pages.py of th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 from sitegen import render
-from sitegen.families import Figure, Page, first_rows
+
+from sitegen.families import FeedEntry, Figure, Page, first_rows
 from sitegen.families.declared.pairwise.figure import draw_board, draw_matrix
 from sitegen.families.declared.pairwise.versus import versus
 from sitegen.families.declared.sentences import SENTENCES
 
 
+# A prompt's page shows both outputs of each pair under it up to this many pairs (twelve models
+# make 66); past it each output once, at the top, linked from its pairs: fifty models make 1,225
+# pairs, and 2,450 copies of their outputs would be some 15 MB of one page.
+SIDE_BY_SIDE_PAIRS = 100
 MATRIX_ROWS = 40  # the most models the matrix figure draws (a wall of cells past it); its table has every pair
 
 
@@ -95,9 +101,16 @@ def publish(res, out, table, common: dict, slugs: dict[str, str]) -> list[tuple[
             out.pages.append(Page(versus_path(fid, b.id), "declared/pairwise_versus.html", f"{b.label} beside the rubric boards: {cfg.title}", page))
     for p in res.input.prompts:
         if pairs["by_prompt"].get(p.id):
+            table(f"pairwise/prompts/{p.id}/judgments", SENTENCES.table_pairwise_prompt(pw, p),
+                  ["pairwise", "prompt", "line", "shown_first", "shown_second", "verdict", "margin", "preferred", "judge", "reasoning"],
+                  [(pw.id, p.id, v.index, v.first, v.second, v.verdict, v.margin, v.preferred, v.judge, v.reasoning)
+                   for pr in pairs["by_prompt"][p.id] for v in pr.verdicts], "pairwise-judgments")
             out.pages.append(Page(prompt_path(fid, p.id), "declared/pairwise_prompt.html", f"{p.title or p.id}, {pcfg.label}: {cfg.title}",
                                   {**ctx, "prompt": p, "pairs": pairs["by_prompt"][p.id], "outputs": pairs["outputs"][p.id],
+                                   "side_by_side": len(pairs["by_prompt"][p.id]) <= SIDE_BY_SIDE_PAIRS, "side_by_side_pairs": SIDE_BY_SIDE_PAIRS,
                                    "board": next(b for b in pw.boards if p.id in b.prompts)}))
+    out.feed.append(FeedEntry(f"tag:sitegen,{pw.date}:{fid}/pairwise/{pw.id}", SENTENCES.pairwise_title(pcfg, pw), pw.date,
+                              _dir(board_path(fid, pw.boards[0].id)), f"<p>{escape(pcfg.measures)}</p>"))
     return [(b.label, _dir(board_path(fid, b.id))) for b in pw.boards]
 
 
@@ -115,6 +128,10 @@ def _tables(pw, b, table, vs: list, models: dict) -> None:
           ["pairwise", "board", "model", "name", "opponent", "opponent_name", "judgments", "wins", "ties", "losses", "win_rate"],
           [(pw.id, b.id, a, models[a].name, o, models[o].name, *((c.judgments, c.wins, c.ties, c.losses, c.share) if (c := cells.get((a, o)))
                                                                  else (0, 0, 0, 0, None))) for a in shown for o in shown if a != o], "pairwise-matrix")
+    table(f"{stem}/by-prompt", SENTENCES.table_pairwise_by_prompt(pw, b),
+          ["pairwise", "board", "model", "name", "prompt", "judgments", "wins", "ties", "losses"],
+          [(pw.id, b.id, r.model, r.name, p, sum(c), *c) for r in b.rows if r.published for p, c in _matches(pw, b, r.model)["prompts"]],
+          "pairwise-by-prompt")
     x = b.bias
     table(f"{stem}/bias", SENTENCES.table_pairwise_bias(pw, b),
           ["pairwise", "board", "judgments", "ties", "tie_share", "decisive", "first_wins", "first_win_share", "swapped", "changed", "changed_share"],

@@ -18,6 +18,9 @@ from sitegen.families.declared.pairwise.config import Id, MarginLabel
 
 
 class PairJudgment(BaseModel):
+    """One judgment of two outputs to the same prompt (the pairwise judgments file, one line each):
+    which the judge was shown first, its verdict in that order, its margin and its reasoning."""
+
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
     prompt: Slug = Field(description="A prompt of prompts.jsonl.")
