@@ -5,7 +5,8 @@ The judge (Lark 3 as judge, sweep s2's) reads two outputs of sweep s2 to the sam
 by iteration, each unordered pair of eleven models on every prompt in both orders; its verdict
 follows the models' invented quality with noise, it leans towards the output shown first (so
 the order changes some verdicts), calls close pairs a tie, and gives a margin of "+" to "+++" by
-how far apart it finds them. Wren 5 Lite and Kite 0.9 are judged only against each other, in a
+how far apart it finds them. Read side by side, it takes to some models more than a rubric does
+(TASTE), so the two orderings differ a little, as a real benchmark's do. Wren 5 Lite and Kite 0.9 are judged only against each other, in a
 run of their own whose records carry the outputs' text: a part of the comparison graph of its own.
 Every verdict and reason is invented here; nothing is a real model's work.
 """
@@ -22,6 +23,7 @@ FIRST_LEAN = 0.35  # the judge's lean towards the output shown first, in log-odd
 TIE_BAND = 0.25  # a preference this close (in log-odds) is called a tie
 NOISE = 0.6  # the spread of the judge's reading of one pair, in log-odds
 SPREAD = 9.0  # log-odds per unit of quality
+TASTE = {"quill/heron-1-long": 0.07, "basalt/sable-7-r": 0.06, "orrery/tern-2": -0.05, "fathom/ibis-4": -0.04}  # quality, read side by side
 
 REASONS_FOR = ["its voice holds to the end", "its images are exact", "its ending is earned", "its dialogue sounds spoken",
                "its structure is deliberate"]
@@ -50,7 +52,7 @@ def judgments(prompts: list[dict], generations: dict, models: list[tuple], itera
     """Every pairwise judgment of the demo, in file order. GENERATIONS: (model, prompt,
     iteration) -> (attempts, output or None), as demo.py made them."""
     rng = random.Random(PAIRWISE_SEED)
-    quality = {m[0]: m[3] for m in models}
+    quality = {m[0]: m[3] + TASTE.get(m[0], 0.0) for m in models}
     main = [m[0] for m in models if m[0] not in SOLO]
     out = []
     for p in prompts:

@@ -175,7 +175,8 @@ def _matches(pw, b, model: str) -> dict:
         side = "a" if j.model_a == model else "b"
         c = by_prompt.setdefault(j.prompt, [0, 0, 0])
         c[1 if j.winner is None else 0 if j.winner == side else 2] += 1
-    return {"opponents": [c for c in b.cells if c.a == model], "prompts": [(p, by_prompt[p]) for p in b.prompts if p in by_prompt]}
+    order = {r.model: k for k, r in enumerate(b.rows)}  # opponents in the board's order
+    return {"opponents": sorted((c for c in b.cells if c.a == model), key=lambda c: order[c.b]), "prompts": [(p, by_prompt[p]) for p in b.prompts if p in by_prompt]}
 
 
 def _pairs(pw, models: dict, slugs: dict[str, str]) -> dict:
