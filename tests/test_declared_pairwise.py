@@ -193,3 +193,69 @@ def test_the_ratings_match_an_independent_mm_fit_to_the_points_shown(repo_root: 
     for i, m in enumerate(ids):
         assert abs(got[m].low - lo[i]) < 1e-3 and abs(got[m].high - hi[i]) < 1e-3, m
         assert (got[m].rank_best, got[m].rank_worst) == ranks[m], m
+
+
+def test_without_anchors_the_ratings_average_the_base_and_two_anchors_are_both_held(site: Path) -> None:
+    cfg = site / CONFIG
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(text.replace('anchors = [{ model = "meridian/wren-5", rating = 1000.0 }]\n', "").replace("base = 1000.0", "base = 1500.0"),
+                   encoding="utf-8")
+    rated = compute_family(site, FID).pairwise.boards[0].rated
+    assert np.mean([r.rating for r in rated]) == pytest.approx(1500.0, abs=1e-9)
+    assert all(r.high - r.low > 1 for r in rated)  # no model pinned
+    two = text.replace('anchors = [{ model = "meridian/wren-5", rating = 1000.0 }]',
+                       'anchors = [{ model = "meridian/wren-5", rating = 1000.0 }, { model = "lumen/lark-3", rating = 2500.0 }]')
+    cfg.write_text(two, encoding="utf-8")
+    got = {r.model: r for r in compute_family(site, FID).pairwise.boards[0].rated}
+    for m, value in (("meridian/wren-5", 1000.0), ("lumen/lark-3", 2500.0)):
+        assert got[m].rating == pytest.approx(value, abs=1e-9) and got[m].low == pytest.approx(value) and got[m].high == pytest.approx(value)
+    page_rule = "the scale stretched to hold both"
+    r = run_cli("build", "--root", str(site), "--out", str(site.parent / "out"))
+    assert r.returncode == 0, r.stderr
+    assert page_rule in (site.parent / "out" / FID / "pairwise" / "head-to-head" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_resample_without_a_rating_is_refused_until_virtual_ties_are_declared(tmp_path: Path) -> None:
+    from sitegen.families.declared.pairwise import scale
+
+    root = scale.write_site(tmp_path / "arena", models=4, prompts=4)
+    r = run_cli("validate", "--root", str(root))
+    assert r.returncode == 1
+    assert "content/arena/benchmark.toml $.pairwise.prior_ties: expected ratings for every bootstrap resample of board Head to head" in r.stderr
+    assert "resamples without one (the first: " in r.stderr
+    cfg = root / "content" / "arena" / "benchmark.toml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("resamples = 1000\n", "resamples = 1000\nprior_ties = 0.5\n"), encoding="utf-8")
+    rated = {r.model: r.rating for r in compute_family(root, "arena").pairwise.boards[0].rated}
+    # the declared virtual ties: half a tie (a quarter of a win) each way for every pair compared, in the MM fit too
+    recs = _jsonl(root / "data" / "arena" / "pairwise.jsonl")
+    ids = sorted(rated)
+    at = {m: i for i, m in enumerate(ids)}
+    W = np.zeros((len(ids), len(ids)))
+    wins = {"+": 1.0, "++": 2.0}
+    for rec in recs:
+        a, b = at[rec["model_a"]], at[rec["model_b"]]
+        first, second = (a, b) if rec["shown_first"] == "a" else (b, a)
+        if rec["verdict"] == "tie":
+            W[a, b] += 0.5
+            W[b, a] += 0.5
+        else:
+            win, lose = (first, second) if rec["verdict"] == "first" else (second, first)
+            W[win, lose] += wins[rec["margin"]]
+    W += 0.25 * ((W + W.T) > 0)
+    theta = _mm(W[None])[0]
+    anchor = ids.index("house-0/model-000")
+    expected = 1500.0 + 400.0 / math.log(10) * (theta - theta[anchor])
+    for m in ids:
+        assert rated[m] == pytest.approx(expected[at[m]], abs=1e-3)
+
+
+def test_a_fit_that_does_not_converge_fails_the_build_saying_why(monkeypatch, repo_root: Path) -> None:
+    from sitegen.errors import BuildError
+    from sitegen.families.declared.pairwise import fit
+
+    monkeypatch.setattr(fit, "MAX_ITERATIONS", 1)
+    with pytest.raises(BuildError) as exc:
+        compute_family(repo_root, FID)
+    said = str(exc.value)
+    assert said.startswith("the pairwise ratings of board Head to head did not converge: the solver (scipy trust-ncg) stopped after 1 iterations")
+    assert "left on a rating in fit 1 of 1, above the tolerance 1e-06" in said
