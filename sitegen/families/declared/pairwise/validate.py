@@ -44,6 +44,8 @@ def load(fid: str, cfg, models, prompts, prompt_where, sweeps, lines, loaded, ou
     model_ids, prompt_ids = {m.id for m in models}, {p.id for p in prompts}
     models_read, prompts_read = f"data/{fid}/models.jsonl" not in unread, f"data/{fid}/prompts.jsonl" not in unread
     outputs = _outputs(cfg, sweeps)
+    without = _without_output(cfg, sweeps)
+    named: dict[tuple[str, str, int], list[int]] = {}  # an item of outputs_from with no output -> the lines that name it
     labels = {m.label for m in pw.margins}
     for j, w in zip(judgments, where):
         if j.prompt not in prompt_ids and j.prompt not in refused["prompt"] and prompts_read:
@@ -53,11 +55,17 @@ def load(fid: str, cfg, models, prompts, prompt_where, sweeps, lines, loaded, ou
             if mid not in model_ids and mid not in refused["model"] and models_read:
                 out.append(Problem(*w(f"$.model_{side}"), f"a model of data/{fid}/models.jsonl", short_repr(mid)))
             _check_output(j, side, w, pw.outputs_from, outputs, out)
+            key = (mid, j.prompt, getattr(j, f"iteration_{side}"))
+            if key in without:
+                named.setdefault(key, []).append(w("")[1])
         if j.model_a == j.model_b:
             out.append(Problem(*w("$.model_b"), "a model other than model_a (a judgment compares two)", short_repr(j.model_b)))
         if j.judge not in pw.judges:
             out.append(Problem(*w("$.judge"), f"one of pairwise.judges ({', '.join(pw.judges)})", short_repr(j.judge)))
         _check_margin(j, w, labels, pw.margins, out)
+    # the item is where the output is missing, too: a judgment read it
+    out.extend(Problem(*without[key]("$.output"), f"the output {len(lines)} pairwise judgment{'s' if len(lines) != 1 else ''} read "
+                       f"(the first at {rel}:{lines[0]})", "none") for key, lines in named.items())
     _check_config(fid, cfg, models, zip(prompts, prompt_where), cfg_rel, out, refused, models_read)
     if len(out) > before:
         return None
@@ -69,6 +77,15 @@ def _outputs(cfg, sweeps) -> dict[tuple[str, str, int], str]:
     for s in sweeps:
         if s.id == src:
             return {(it.model, it.prompt, it.iteration): it.output for it in s.items if it.output is not None}
+    return {}
+
+
+def _without_output(cfg, sweeps) -> dict:
+    """(model, prompt, iteration) -> where the item is, for each item of the outputs_from sweep
+    that has no output."""
+    for s in sweeps:
+        if s.id == cfg.pairwise.outputs_from:
+            return {(it.model, it.prompt, it.iteration): w for it, w in zip(s.items, s.where) if it.output is None}
     return {}
 
 
