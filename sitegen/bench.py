@@ -25,7 +25,10 @@ plain Hugo site with as many pages of similar sizes built cold, in turn, pair by
 cold, rebuilt with nothing changed and with one page edited, beside Hugo's cold build of the
 same pages (sitegen.bench_pages). A declared benchmark of a real one's shape (--shaped models, 30
 by default: 32 prompts, 3 iterations, two sweeps of 1,000-word outputs) is built cold, with its
-output's size, largest page and pages (sitegen.bench_shaped). Then what bounds the time: the CPU seconds of the build's
+output's size, largest page and pages (sitegen.bench_shaped). A pairwise benchmark at arena scale
+(--pairwise models, 50 by default: 32 prompts, every pair in both orders, 78,400 judgments) is
+built cold, with its peak memory, and its fit plus 1,000 bootstrap refits timed alone
+(sitegen.bench_pairwise). Then what bounds the time: the CPU seconds of the build's
 fixed costs (its start and imports, drawing its figures, Canonic's bootstraps), each measured
 alone (sitegen.bench_floors), and what each time goal leaves for the rest. Last, each goal with its
 measure, met or not met.
@@ -48,7 +51,7 @@ import threading
 import time
 from pathlib import Path
 
-from sitegen import bench_floors, bench_hugo, bench_pages, bench_shaped
+from sitegen import bench_floors, bench_hugo, bench_pages, bench_pairwise, bench_shaped
 from sitegen.build import WRITER_CHECKS, WRITING, WRITING_CPU
 from sitegen.families.canonic.demo.design import BASE_MODELS
 
@@ -612,6 +615,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="comma-separated sizes of the authored-pages site (one-line markdown pages; 0: none)")
     ap.add_argument("--shaped", default="30",
                     help="comma-separated model counts of the real-shaped declared benchmark (0: none)")
+    ap.add_argument("--pairwise", default="50",
+                    help="comma-separated model counts of the arena-scale pairwise benchmark, 32 prompts each (0: none)")
     ap.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison")
     args = ap.parse_args(argv)
     repo = args.root.resolve()
@@ -631,6 +636,8 @@ def main(argv: list[str] | None = None) -> None:
                  for n in (int(p) for p in args.pages.split(",") if p) if n > 0]
         shaped = [bench_shaped.measure(Path(tmp), n, args.runs, _one_build)
                   for n in (int(m) for m in args.shaped.split(",") if m) if n > 0]
+        pairwise = [bench_pairwise.measure(Path(tmp), n, 32, args.runs, _one_build)
+                    for n in (int(m) for m in args.pairwise.split(",") if m) if n > 0]
 
     _print_scales(rows)
     print("\nMedian seconds per stage:")
@@ -648,6 +655,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\nHugo comparison skipped: `hugo` is not on PATH; {bench_hugo.INSTALL_HINT}.")
     bench_pages.print_table(pages)
     bench_shaped.print_table(shaped)
+    bench_pairwise.print_table(pairwise)
     _print_fixed_costs(rows, versus)
     _print_goals(rows, rebuilds, versus)
 

@@ -70,6 +70,8 @@ DANGLING: dict[str, dict[str, Any]] = {
     "data/nextchapter/calls.jsonl": {"$.model": "no-such/model", "$.item": "no-such-item"},
     **{f"data/vignette/{sweep}": {"$.model": "no-such/model", "$.prompt": "no-such-prompt", "$.judgments[*].judge": "no-such-judge"}
        for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")},
+    "data/vignette/pairwise.jsonl": {"$.model_a": "no-such/model", "$.model_b": "no-such/model", "$.prompt": "no-such-prompt",
+                                     "$.judge": "no-such-judge"},
 }
 
 EXTRA_KEY = "zz-extra"  # a valid slug, so a map refuses it for being extra, not for its spelling

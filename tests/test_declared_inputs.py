@@ -71,6 +71,8 @@ def test_a_board_whose_every_row_is_withheld_is_published_without_a_figure(tmp_p
     items = root / f"data/{FID}/sweep-s2.jsonl"
     recs = [r for r in _jsonl(items) if not (r["prompt"] == "p01" and r["iteration"] == 1)]  # one item short for every model
     items.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    pairwise = root / f"data/{FID}/pairwise.jsonl"  # its judgments of p01 read those outputs
+    pairwise.write_text("".join(json.dumps(r) + "\n" for r in _jsonl(pairwise) if r["prompt"] != "p01"), encoding="utf-8")
     r = run_cli("build", "--root", str(root))
     assert r.returncode == 0, r.stderr
     page = (root / f"_site/{FID}/boards/ghost-story/index.html").read_text(encoding="utf-8")

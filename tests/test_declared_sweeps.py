@@ -191,6 +191,9 @@ def test_the_home_page_counts_the_current_sweeps_models(tmp_path):
     lines = items.read_text(encoding="utf-8").splitlines(keepends=True)
     gone = re.search(r'"model": ?"([^"]+)"', lines[0]).group(1)
     items.write_text("".join(ln for ln in lines if not re.search(rf'"model": ?"{re.escape(gone)}"', ln)), encoding="utf-8")
+    pairwise = root / f"data/{FID}/pairwise.jsonl"  # its judgments read sweep s2's outputs: none of the model gone
+    pairwise.write_text("".join(ln for ln in pairwise.read_text(encoding="utf-8").splitlines(keepends=True)
+                                if f'"{gone}"' not in ln), encoding="utf-8")
     out = tmp_path / "out"
     build(load_config(root), out, cache=False)
     models = len((root / f"data/{FID}/models.jsonl").read_text(encoding="utf-8").splitlines())

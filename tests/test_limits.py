@@ -16,7 +16,7 @@ from sitegen.config import Limits, load_config
 from sitegen.errors import InputError, Problem
 from sitegen.load import Loaded, SourceFile, read_json, read_jsonl
 
-from conftest import BIBLES_DIR, CELLS_REL, SWEEP_REL, find_cell_line, read_sweep, rewrite_cell_line, run_cli, two_standard_scores, write_sweep
+from conftest import BIBLES_DIR, CELLS_REL, SWEEP_REL, enable_only, find_cell_line, read_sweep, rewrite_cell_line, run_cli, two_standard_scores, write_sweep
 
 
 def set_limits(root: Path, **limits: int) -> None:
@@ -151,6 +151,7 @@ def test_escapes_count_as_the_characters_they_stand_for(tmp_path):
 def test_a_jsonl_file_over_the_record_limit_stops_with_one_problem(site_copy):
     n_cells = len((site_copy / CELLS_REL).read_text(encoding="utf-8").splitlines())
     limit = n_cells - 10  # only cells.jsonl is over it (outputs.jsonl has fewer lines)
+    enable_only(site_copy, ["canonic"])  # Vignette's pairwise judgments are more lines still
     set_limits(site_copy, max_records=limit)
     lines = cli_validate(site_copy)
     assert lines == [f"{CELLS_REL}:{limit + 1}: expected a file of at most {limit:,} records (lines); found more (reading stopped at this line)"]

@@ -177,8 +177,11 @@ ALLOWED: list[Allowed] = [
     Allowed(V + "prompts.jsonl", ("$",), ("extra-key",), "a prompt's further fields are the harness's own (strings), shown and grouped by, never computed with"),
     Allowed(V + "prompts.jsonl", ("$.title", "$.text"), OPTIONAL_DROPPED, "a prompt's title and text are optional"),
     Allowed(V + "prompts.jsonl", ("$.text",), PROSE, "a prompt's text is prose"),
-    *[Allowed(V + sweep, ("$.output",), OPTIONAL_DROPPED + PROSE, "an output is optional untrusted text, published as written (escaped)")
-      for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
+    Allowed(V + "sweep-s1.jsonl", ("$.output",), OPTIONAL_DROPPED + PROSE, "an output is optional untrusted text, published as written (escaped)"),
+    # sweep s2's line 1 is an output the pairwise judgments read (by iteration): dropping it is refused there and at each judgment
+    Allowed(V + "sweep-s2.jsonl", ("$.output",), PROSE, "an output is untrusted text, published as written (escaped)"),
+    Allowed(V + "pairwise.jsonl", ("$.reasoning",), OPTIONAL_DROPPED + PROSE, "a judge's reasoning is optional prose"),
+    Allowed(V + "pairwise.jsonl", ("$.output_a", "$.output_b"), PROSE, "an output a judgment carries is untrusted text, published as written (escaped)"),
     *[Allowed(V + sweep, ("$.judgments[*].rationale",), OPTIONAL_DROPPED + PROSE, "a judge's rationale is optional prose")
       for sweep in ("sweep-s1.jsonl", "sweep-s2.jsonl")],
     *[Allowed(V + sweep, ("$.judgments[*].scores.dialogue", "$.judgments[*].scores.humour"), ("null",),

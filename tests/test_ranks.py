@@ -165,6 +165,8 @@ def ranked_tables() -> dict[str, dict]:
     for board in ("ghost-story", "heist", "first-contact", "family-dinner", "fable", "noir", "love-letter", "monologue"):
         tables[f"vignette/boards/{board}/board.csv"] = table(f"vignette/boards/{board}/index.html", "model", "name", "score",
                                                              "low", "high", lambda r: r["published"] == "True")
+    tables["vignette/pairwise/head-to-head/board.csv"] = table("vignette/pairwise/head-to-head/index.html", "model", "name", "rating",
+                                                               "low", "high", lambda r: r["part"] == "0")
     return tables
 
 

@@ -62,5 +62,6 @@ class Declared:
     def artifact_kinds(self) -> dict[str, type]:
         from sitegen.families.declared.config import BenchmarkConfig
         from sitegen.families.declared.models import ARTIFACT_KINDS
+        from sitegen.families.declared.pairwise.records import ARTIFACT_KINDS as PAIRWISE_KINDS
 
-        return {"benchmark-config": BenchmarkConfig, **ARTIFACT_KINDS}
+        return {"benchmark-config": BenchmarkConfig, **ARTIFACT_KINDS, **PAIRWISE_KINDS}

@@ -150,6 +150,7 @@ class SweepResult:
 class DeclaredResults:
     input: DeclaredInput
     sweeps: list[SweepResult]  # newest first: the first is the one the boards show
+    pairwise: object = None  # pairwise.compute.PairwiseResult, when [pairwise] is declared
 
     @property
     def current(self) -> SweepResult:
@@ -177,7 +178,12 @@ def compute(inp: DeclaredInput) -> DeclaredResults:
     cfg = inp.config
     order = sorted(range(len(cfg.sweeps)), key=lambda i: (cfg.sweeps[i].date, i), reverse=True)
     previous = dict(zip(order, order[1:]))  # sweep index -> the one before it by date
-    return DeclaredResults(inp, [_sweep(inp, i, previous.get(i)) for i in order])
+    pairwise = None
+    if inp.pairwise is not None:
+        from sitegen.families.declared.pairwise.compute import compute as compute_pairwise
+
+        pairwise = compute_pairwise(inp)
+    return DeclaredResults(inp, [_sweep(inp, i, previous.get(i)) for i in order], pairwise)
 
 
 def _sweep(inp: DeclaredInput, index: int, before: int | None) -> SweepResult:

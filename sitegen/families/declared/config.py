@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from sitegen.amendments import EntryId
 from sitegen.contract import duplicates
 from sitegen.fields import IsoDate, Name, NoControl
+from sitegen.families.declared.pairwise.config import Pairwise
 
 
 class _Strict(BaseModel):
@@ -343,6 +344,8 @@ class BenchmarkConfig(_Strict):
     freeze: Freeze = Field(default_factory=Freeze, description="Whether the rubric and prompts were frozen before judging.")
     sweeps: list[Sweep] = Field(min_length=1, description="Every pass of judging ([[sweeps]]); earlier ones stay published, never rescored.")
     inspect: Inspect | None = Field(default=None, description="How Inspect AI logs map onto items, for sweeps that name `logs` ([inspect]).")
+    pairwise: Pairwise | None = Field(default=None, description="Judgments of two outputs to the same prompt, and the rating made of them "
+                                      "([pairwise], the pairwise unit: sitegen/families/declared/pairwise/).")
 
     @model_validator(mode="after")
     def _cross(self) -> "BenchmarkConfig":
@@ -365,6 +368,10 @@ class BenchmarkConfig(_Strict):
                 lacking = {f"sweep {s.id!r}'s generation.failure_reasons" if s.generation else "generation.failure_reasons": None
                            for s in self.sweeps if s.logs and self.inspect.failure_reason not in (s.generation or self.generation).failure_reasons}
                 problems += [f"inspect.failure_reason {self.inspect.failure_reason!r} among {where}" for where in lacking]
+        if self.pairwise is not None:
+            problems += [f"pairwise names judge {j!r}, which [[judges]] does not declare" for j in self.pairwise.judges if j not in known]
+            if self.pairwise.outputs_from is not None and self.pairwise.outputs_from not in {s.id for s in self.sweeps}:
+                problems.append(f"pairwise.outputs_from names sweep {self.pairwise.outputs_from!r}, which [[sweeps]] does not declare")
         if problems:
             raise ValueError("; ".join(problems))
         return self

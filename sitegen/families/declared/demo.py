@@ -5,8 +5,9 @@ Shaped like a public creative-writing leaderboard's per-item results: one judge 
 22 criteria on 0-20, nine of them lower-is-better, three optional and left unscored on some
 items; 32 prompts in eight categories; three iterations per prompt; up to three generation
 attempts, with failures; no freeze; and a judge change (sweep 2 re-judges the same outputs
-with another judge). Every model, prompt, output and rationale is invented here; nothing is a
-real model's work. The build never imports this module.
+with another judge); and a pairwise sweep of sweep s2's outputs (pairwise/demo.py, seeded apart,
+so the items stay as they were). Every model, prompt, output and rationale is invented here;
+nothing is a real model's work. The build never imports this module.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from sitegen.families.declared.pairwise import demo as pairwise_demo
 from sitegen.families.demo_files import write_jsonl
 
 SEED = 20261202
@@ -129,6 +131,7 @@ def generate(root: Path) -> None:
                                              "rationale": f"{rng.choice(PRAISE).capitalize()}, but {rng.choice(FAULTS)}."}]
                     items.append(rec)
         write_jsonl(data / f"sweep-{sid}.jsonl", items)
+    write_jsonl(data / "pairwise.jsonl", pairwise_demo.judgments(prompts, generations, MODELS, ITERATIONS))
 
 
 if __name__ == "__main__":

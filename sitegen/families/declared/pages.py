@@ -305,6 +305,12 @@ def outputs(res: DeclaredResults) -> Outputs:
               "freeze_rel": freeze_rel(fid), "logs": logs, "comparisons": compared, "fewer": lambda s: drill.fewer(res, s),
               "compare_link": lambda c: compare_path(fid, c.before.id, c.after.id).removesuffix("index.html"),
               "metric_board_link": lambda r, b: (board_path(fid, b) if r.metric.headline else metric_pages.board_path(fid, r.metric.id, b)).removesuffix("index.html")}
+    pw_links = {}
+    if res.pairwise is not None:  # what the home and method pages say of the pairwise unit
+        from sitegen.families.declared.pairwise.pages import common_links
+
+        pw_links = common_links(res)
+    common = {**common, "pw": res.pairwise, "pcfg": cfg.pairwise, **pw_links}
     out.pages.append(Page(f"{fid}/index.html", "declared/home.html", cfg.title, common))
     for b in current.boards:
         out.pages.append(Page(board_path(fid, b.id), "declared/board.html", f"{b.label}: {cfg.title}",
@@ -334,10 +340,16 @@ def outputs(res: DeclaredResults) -> Outputs:
         made = prompt_pages(res, p, by_prompt, common, slugs)
         split += [p] if len(made) > 1 else []
         out.pages.extend(made)
+    nav_pairwise = []
+    if res.pairwise is not None:  # the pairwise unit's pages (pairwise/pages.py), beside the rubric's
+        from sitegen.families.declared.pairwise.pages import publish as publish_pairwise
+
+        nav_pairwise = publish_pairwise(res, out, table, common, slugs)
     out.fragments[f"{fid}.method"] = ("declared/_method.html", {**common, "page_bytes": PAGE_BYTES, "split_prompts": split})
     nav_boards = [(b.label, board_path(fid, b.id).removesuffix("index.html")) for b in current.boards]
     nav_boards += [(f"{b.label}, {r.metric.label}", metric_pages.board_path(fid, r.metric.id, b.id).removesuffix("index.html"))
                    for r in current.others for b in r.boards]
+    nav_boards += nav_pairwise
     out.summary = {
         "id": fid, "title": cfg.title, "href": f"{fid}/", "synthetic": whole, "line": cfg.description,
         "nav": [("home", [(cfg.title, f"{fid}/")]), ("boards", nav_boards), ("method", [("Method", f"{fid}/method/")]),
@@ -348,10 +360,10 @@ def outputs(res: DeclaredResults) -> Outputs:
             {"number": None, "name": b.label, "href": board_path(fid, b.id).removesuffix("index.html"), "first": [r.name for r in b.first],
              "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows),
              **({} if b.ranked or not b.published else {"unranked": SENTENCES.too_few(b)})}
-            for b in current.boards]},
+            for b in current.boards] + _pairwise_results(res)},
     }
     out.raw_files = sorted(inp.files)
-    out.feed = [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
+    out.feed += [FeedEntry(f"tag:sitegen,{s.date}:{fid}/sweep/{s.id}", SENTENCES.sweep_title(s), s.date,
                           f"{fid}/" if s is current else sweep_path(fid, s.id).removesuffix("index.html"),
                           f"<p>{escape(s.note or cfg.description)}</p>") for s in res.sweeps]
     out.feed += [FeedEntry(f"tag:sitegen,{c.after.date}:{fid}/compare/{c.slug}", SENTENCES.compare_title(c), c.after.date,
@@ -360,6 +372,17 @@ def outputs(res: DeclaredResults) -> Outputs:
     amendments.publish(out, fid, cfg.title, inp.log,
                        {**common, "amended_sweeps": [s for s in res.sweeps if s.amendment]}, "declared/amendments.html")
     return out
+
+
+def _pairwise_results(res: DeclaredResults) -> list[dict]:
+    """The pairwise boards' headline for the site's home: who may rank first on each."""
+    if res.pairwise is None:
+        return []
+    from sitegen.families.declared.pairwise.pages import board_path as pairwise_path
+
+    return [{"number": None, "name": b.label, "href": pairwise_path(res.input.fid, b.id).removesuffix("index.html"),
+             "first": [r.name for r in b.first], "ranked": sum(r.rank_best is not None for r in b.rows), "entrants": len(b.rows),
+             **({} if b.ranked or not b.rated else {"unranked": SENTENCES.too_few(b)})} for b in res.pairwise.boards]
 
 
 def _cells(s: SweepResult, b: Board) -> dict[tuple[str, str], object]:

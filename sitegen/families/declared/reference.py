@@ -16,6 +16,8 @@ from pydantic_core import PydanticUndefined
 
 from sitegen.families.declared import config as C
 from sitegen.families.declared import models as M
+from sitegen.families.declared.pairwise import config as P
+from sitegen.families.declared.pairwise import records as R
 
 START = "<!-- configuration reference: generated from the models, do not edit by hand -->"
 END = "<!-- end of the configuration reference -->"
@@ -35,11 +37,16 @@ SECTIONS: list[tuple[str, str, type[BaseModel]]] = [
     ("`[[sweeps]]`: one table per sweep", "sweeps.", C.Sweep),
     ("`[inspect]`: when a sweep reads Inspect AI logs", "inspect.", C.Inspect),
     ("`[[inspect.scorers]]`: one table per scorer of the logs, each a metric", "inspect.scorers.", C.Scorer),
+    ("`[pairwise]`: pairwise judgments and their rating", "pairwise.", P.Pairwise),
+    ("`pairwise.margins[]`: one per step of the margin scale", "pairwise.margins[].", P.Margin),
+    ("`pairwise.anchors[]`: a model pinned to a rating", "pairwise.anchors[].", P.Anchor),
+    ("`[pairwise.gate]`", "pairwise.gate.", P.PairwiseGate),
     ("`data/<id>/models.jsonl`: one line per model", "", M.Model),
     ("`data/<id>/prompts.jsonl`: one line per prompt, plus any string fields of your own", "", M.Prompt),
     ("A sweep's items file (`data/<id>/<items>`, JSONL or Parquet): one record per model, prompt and iteration", "", M.Item),
     ("`attempts[]`: one per generation attempt", "attempts[].", M.Attempt),
     ("`judgments[]`: one per judge of the sweep", "judgments[].", M.Judgment),
+    ("The pairwise judgments file (`data/<id>/<judgments>`, JSONL): one record per judgment", "", R.PairJudgment),
 ]
 
 

@@ -76,6 +76,7 @@ class DeclaredInput:
     log: amendments.Log  # content/<family>/amendments/
     frozen: list[freeze_mod.FrozenCheck]  # with a recorded freeze: each frozen input, as checked
     fingerprints: tuple[str, ...] = ()  # each sweep's settings fingerprint (settings.py), in the configuration's order
+    pairwise: object = None  # pairwise.validate.PairwiseInput, when [pairwise] is declared
 
 
 def judgment_score(config: BenchmarkConfig, j: Judgment) -> float:
@@ -162,10 +163,16 @@ def load_declared(fid: str, root: Path, loaded: Loaded, limits) -> DeclaredInput
             prompts, prompt_where = [p for p, _w in logged.values()], [w for _p, w in logged.values()]
         if config_rel(fid) not in loaded.incomplete:  # else a sweep of logs was not read, and sweeps lacks it
             _check(fid, config, models, model_where, prompts, prompt_where, sweeps, out, loaded.incomplete & set(files), refused)
+    pairwise = None
+    if config is not None and config.pairwise is not None and config_rel(fid) not in loaded.incomplete:
+        from sitegen.families.declared.pairwise import validate as pairwise_validate  # only a benchmark that declares one loads it
+
+        pairwise = pairwise_validate.load(fid, config, models, prompts, prompt_where, sweeps,
+                                          lambda rel, adapter: _lines(root, rel, adapter, loaded, limits, files), loaded, out, refused)
     frozen = _freeze(fid, root, config, raw, loaded, limits, files) if config is not None and config.freeze.kind == "recorded" else []
     if config is None or len(out) > before:
         return None
-    return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen, fingerprints)
+    return DeclaredInput(fid, config, models, prompts, sweeps, files, log, frozen, fingerprints, pairwise)
 
 
 def _check_not_empty(fid: str, i: int, s, sweep: SweepInput, found: list[Problem], out: list[Problem]) -> None:
