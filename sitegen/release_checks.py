@@ -114,9 +114,9 @@ def _freeze(prev_ledger: dict, last: dict, current: releases.Current) -> list[Pr
     now_log = current.ledger["log"]
     new_ids = {(e["family"], e["id"]) for rel, e in now_log.items() if rel not in prev_ledger.get("log", {})}
     for rel, was in sorted(prev_ledger.get("freeze", {}).items()):
-        items = current.ledger["freeze"].get(rel, {}).get("items", {})
-        index = {key: i for i, key in enumerate(items)}
-        for key, history in was["items"].items():
+        listed = current.ledger["freeze"].get(rel, {}).get("items", [])
+        items, index = releases.frozen_items(listed), {item["key"]: i for i, item in enumerate(listed)}
+        for key, history in releases.frozen_items(was["items"]).items():
             if key not in items:
                 out.append(Problem(rel, None, "$.items", f"the item {key} as {when} published it, with its {len(history)} versions "
                                    "(a frozen input's record is never removed)", "none"))

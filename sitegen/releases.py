@@ -89,7 +89,8 @@ def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str
         rel = f"data/{fid}/freeze.json"
         if rel in sources:
             doc = json.loads(input_bytes(root, root / rel))
-            freeze[rel] = {"family": fid, "items": {f"{item['kind']}/{item['id']}": item["history"] for item in doc.get("items", [])}}
+            # a list, in the file's order, so that a problem names the item where it is
+            freeze[rel] = {"family": fid, "items": [{"key": f"{item['kind']}/{item['id']}", "history": item["history"]} for item in doc.get("items", [])]}
     archived = {stem: {"csv_sha256": hashlib.sha256(data).hexdigest()} for stem, data in sorted(archived_csv.items())}
     return {"log": log, "freeze": freeze, "archived": archived}
 
@@ -97,6 +98,11 @@ def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str
 def archived_tables(outputs) -> dict[str, bytes]:
     """Every archived table's CSV, by stem, as this build writes it."""
     return {t.stem: publish.table_files(t)[f"{t.stem}.csv"] for o in outputs.values() for t in o.tables if t.archived}
+
+
+def frozen_items(items: list) -> dict[str, list]:
+    """A ledger's freeze items by key ("kind/id"): their histories."""
+    return {i["key"]: i["history"] for i in items if isinstance(i, dict) and "key" in i}
 
 
 # --------------------------------------------------------------------------- the date
@@ -125,8 +131,8 @@ def changes(prev: dict, current: "Current") -> dict:
     pt, nt = tables(prev.get("artifacts", {}) or {}), tables(current.artifacts)
     versions, items = [], []
     for rel, rec in nl["freeze"].items():
-        old = ((pl.get("freeze") or {}).get(rel) or {}).get("items", {})
-        for key, history in rec["items"].items():
+        old = frozen_items(((pl.get("freeze") or {}).get(rel) or {}).get("items", []))
+        for key, history in frozen_items(rec["items"]).items():
             if key not in old:
                 items.append(f"{rel} {key}")
             versions += [f"{rel} {key} {e['version']}" + (f" ({e['amendment']})" if e.get("amendment") else "")
