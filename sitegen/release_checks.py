@@ -27,9 +27,15 @@ import csv
 import hashlib
 import io
 import json
+from typing import Any
+
+from typing_extensions import TypedDict
+
+from pydantic import TypeAdapter, ValidationError
 
 from sitegen import publish, releases
 from sitegen.errors import InputError, Problem
+from sitegen.freeze import FreezeEntry
 from sitegen.release_source import MANIFEST, RELEASES, Previous
 
 
@@ -62,11 +68,60 @@ def previous_release(prev: Previous) -> tuple[dict, list[dict] | None, str]:
         problems += [Problem(p.file, p.line, p.path, p.expected, p.found + " in the previous release") for p in releases.chain_problems(chain, rel_releases)]
     if chain and not problems and manifest.get("release") != chain[-1]:
         problems.append(Problem(where, None, "$.release", "the last record of its releases.json", "another record: a tampered previous release"))
-    if not problems and not isinstance(manifest.get("ledger"), dict):
-        problems.append(Problem(where, None, "$.ledger", "the ledger of what later releases must keep", "none"))
+    if not problems:
+        problems += _ledger_problems(manifest.get("ledger"), chain[-1], where)
     if problems:
         raise InputError(problems)
     return manifest, chain, sha
+
+
+class _LogRecord(TypedDict):
+    family: str
+    id: str
+    date: str
+    sha256: str
+
+
+class _Item(TypedDict):
+    key: str
+    history: list[dict[str, Any]]
+
+
+class _Freeze(TypedDict):
+    family: str
+    items: list[_Item]
+
+
+class _Archived(TypedDict):
+    csv_sha256: str
+
+
+class _Ledger(TypedDict):
+    log: dict[str, _LogRecord]
+    freeze: dict[str, _Freeze]
+    archived: dict[str, _Archived]
+
+
+_LEDGER = TypeAdapter(_Ledger)
+_VERSION = TypeAdapter(FreezeEntry)
+
+
+def _ledger_problems(ledger, record: dict, where: str) -> list[Problem]:
+    """The previous manifest's ledger as a build writes it, and the one its record's hash names."""
+    try:
+        _LEDGER.validate_python(ledger, strict=True)
+        for rec in ledger["freeze"].values():
+            for item in rec["items"]:
+                for entry in item["history"]:
+                    _VERSION.validate_python(entry, strict=True)
+    except ValidationError as e:
+        err = e.errors()[0]
+        path = "$.ledger" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
+        return [Problem(where, None, path, "the ledger of what later releases must keep, as a build writes it", err["msg"])]
+    if releases.ledger_sha256(ledger) != record.get("ledger_sha256"):
+        return [Problem(where, None, "$.ledger", f"the ledger whose SHA-256 release {record.get('number')} records ({record.get('ledger_sha256')})",
+                        f"SHA-256 {releases.ledger_sha256(ledger)}: a tampered previous release")]
+    return []
 
 
 def check(prev: dict, chain: list[dict] | None, read, current: releases.Current) -> list[Problem]:

@@ -8,7 +8,7 @@ of the previous record's chain hash (nothing for the first) followed by this rec
 JSON without the chain hash (keys sorted, no spaces, UTF-8). Editing any earlier record breaks
 every chain hash after it.
 
-The manifest also carries a "ledger" of what later releases must keep: every amendment-log
+The manifest also carries a "ledger" of what later releases must keep (its SHA-256 in the record): every amendment-log
 entry (its date and its file's SHA-256), every freeze record's item histories, and the SHA-256
 of the CSV of every table a family marks archived (Table.archived: an archived sweep's board,
 never rescored). `sitegen build --previous SRC` (and `sitegen verify DIR --previous SRC`)
@@ -50,6 +50,12 @@ def canonical(value) -> bytes:
 def chain_hash(previous: str | None, record: dict) -> str:
     body = {k: v for k, v in record.items() if k != "chain_sha256"}
     return hashlib.sha256((previous or "").encode("ascii") + canonical(body)).hexdigest()
+
+
+def ledger_sha256(ledger: dict) -> str:
+    """The SHA-256 of a ledger's canonical JSON, which its release's record holds: the chain
+    covers what later releases must keep, not only what changed."""
+    return hashlib.sha256(canonical(ledger)).hexdigest()
 
 
 def chain_problems(chain, where: str) -> list[Problem]:
@@ -208,7 +214,7 @@ def first(current: Current, previous_sha: str | None = None, prev: dict | None =
     """A first release: nothing before it (or, with PREVIOUS_SHA, a site published before
     release records, whose manifest PREV is compared with for what changed)."""
     record = {"number": 1, "date": current.date, "date_from": current.date_from, "generator": current.generator,
-              "previous_manifest_sha256": previous_sha, "changes": changes(prev, current) if prev is not None else None}
+              "ledger_sha256": ledger_sha256(current.ledger), "previous_manifest_sha256": previous_sha, "changes": changes(prev, current) if prev is not None else None}
     record["chain_sha256"] = chain_hash(None, record)
     return Release([record], current.ledger)
 
@@ -220,7 +226,7 @@ def following(chain: list[dict], prev: dict, prev_sha: str, current: Current) ->
         return Release(chain, current.ledger)
     last = chain[-1]
     record = {"number": last["number"] + 1, "date": current.date, "date_from": current.date_from, "generator": current.generator,
-              "previous_manifest_sha256": prev_sha, "changes": changes(prev, current)}
+              "ledger_sha256": ledger_sha256(current.ledger), "previous_manifest_sha256": prev_sha, "changes": changes(prev, current)}
     record["chain_sha256"] = chain_hash(last["chain_sha256"], record)
     return Release([*chain, record], current.ledger)
 

@@ -186,6 +186,20 @@ def test_a_tampered_previous_release_is_refused(released, tmp_path, later):
     assert any(line.startswith(f"{prev}/releases.json $[0].chain_sha256: expected ") and "was edited" in line for line in lines), lines
 
 
+def test_a_previous_ledger_rewritten_is_refused(released, tmp_path, later):
+    """A log entry struck from the previous manifest's ledger (so that deleting it would pass)
+    no longer hashes to what its release's record holds."""
+    root, out = released
+    prev = tmp_path / "previous"
+    shutil.copytree(out, prev)
+    manifest = json.loads((prev / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["ledger"]["log"]["content/chronicle/amendments/A6.md"]
+    (prev / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    lines = refused(root, prev, tmp_path / "out")
+    assert len(lines) == 1 and lines[0].startswith(f"{prev}/manifest.json $.ledger: expected the ledger whose SHA-256 release 1 records")
+    assert lines[0].endswith("a tampered previous release"), lines
+
+
 # --------------------------------------------------------------------------- legitimate changes
 
 
