@@ -676,7 +676,7 @@ def _release(config: SiteConfig, loaded: Loaded, outputs: dict[str, Outputs], pr
     archived = releases.archived_tables(outputs)
     ledger = releases.ledger(config.root, sources, config.families, archived, config.limits)
     as_json = lambda value: orjson.loads(publish.json_bytes(value))  # noqa: E731 - compared with a manifest's JSON
-    date, date_from = releases.release_date(dated_until(outputs))
+    date, date_from = releases.release_date(dated_until(outputs), outputs, ledger)
     current = releases.Current(sources, as_json(manifest_records(outputs)["artifacts"]), as_json(ledger), publish.GENERATOR,
                                list(config.families), date, date_from, archived.get)
     return release_checks.prepare(previous, current)

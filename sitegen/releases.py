@@ -114,13 +114,17 @@ def frozen_items(items: list) -> dict[str, list]:
 # --------------------------------------------------------------------------- the date
 
 
-def release_date(dated_until: str) -> tuple[str, str]:
+def release_date(dated_until: str, outputs, ledger: dict) -> tuple[str, str]:
     """(the release's date, where it comes from): SOURCE_DATE_EPOCH's date when it is set, else
-    DATED_UNTIL, the newest date the inputs hold."""
+    the newest date the inputs hold: DATED_UNTIL (the families' summaries), their feed entries'
+    dates (a sweep's, a run's: from the data), the log's and the frozen versions' (LEDGER)."""
     if os.environ.get("SOURCE_DATE_EPOCH"):
         from sitegen import clock
 
         return clock.today(), "SOURCE_DATE_EPOCH"
+    dates = [dated_until, *(e.updated[:10] for o in outputs.values() for e in o.feed), *(e["date"] for e in ledger["log"].values()),
+             *(v["frozen_at"][:10] for f in ledger["freeze"].values() for i in f["items"] for v in i["history"])]
+    dated_until = max((d for d in dates if isinstance(d, str)), default="")
     if not dated_until:
         raise BuildError("no input holds a date to date the release by: set SOURCE_DATE_EPOCH (the commit's time, `git log -1 --format=%ct`)")
     return dated_until, "inputs"

@@ -222,8 +222,10 @@ def test_a_new_amendment_and_a_version_bump_with_its_amendment_make_release_2(re
     assert page.index("Release 2, 2026-12-15") < page.index("Release 1, 2026-12-01")  # newest first
     downloads = (tmp_path / "out/downloads/index.html").read_text(encoding="utf-8")
     assert "This is release 2 of the site, dated 2026-12-15. It was built against release 1 (2026-12-01)" in downloads
-    assert "2 log entries and 1 frozen version added" in downloads
-    assert "<id>tag:sitegen,2026-12-15:releases/2</id>" in (tmp_path / "out/feed.xml").read_text(encoding="utf-8")
+    assert "Against it: 2 log entries added; 1 frozen version added; " in downloads
+    feed = (tmp_path / "out/feed.xml").read_text(encoding="utf-8")
+    assert "<id>tag:sitegen,2026-12-15:releases/2</id>" in feed
+    assert "Release 2 of the site, dated 2026-12-15. Against the release before it: 2 log entries added; 1 frozen version added;" in feed
     assert verify(tmp_path / "out", previous=read_previous(str(released[1]))) == []
 
 
