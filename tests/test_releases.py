@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_site, pin_sweeps
+from conftest import copy_site, pin_sweeps, run_cli
 from sitegen.build import build
 from sitegen.config import load_config
 from sitegen.errors import InputError
@@ -291,3 +291,45 @@ def test_previous_as_a_folder_a_manifest_and_a_url(released, tmp_path, later):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --------------------------------------------------------------------------- the command line and verify
+
+
+def test_verify_refuses_a_release_record_edited_in_a_built_site(released, tmp_path):
+    _root, out = released
+    site = tmp_path / "site"
+    shutil.copytree(out, site)
+    chain = json.loads((site / "releases.json").read_text(encoding="utf-8"))
+    chain[0]["changes"] = {}
+    (site / "releases.json").write_text(json.dumps(chain), encoding="utf-8")
+    rewrite = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    rewrite["files"]["releases.json"] = hashlib.sha256((site / "releases.json").read_bytes()).hexdigest()
+    (site / "manifest.json").write_text(json.dumps(rewrite), encoding="utf-8")
+    lines = verify(site)
+    assert any(line.startswith("releases.json $[0].chain_sha256: expected ") for line in lines), lines
+    assert "manifest.json $.release: differs from the last record of releases.json" in lines
+
+
+def test_the_command_line_says_a_first_release_and_verify_source_asks_for_the_previous(released, tmp_path, later):
+    root = edited(released, tmp_path)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/no-site-yet/"
+        done = run_cli("build", "--root", str(root), "--out", str(tmp_path / "first"), "--no-cache", "--previous", url)
+        assert done.returncode == 0, done.stderr
+        assert f"no previous release at {url} (404): this is the site's first release" in done.stdout
+        assert json.loads((tmp_path / "first/releases.json").read_text(encoding="utf-8"))[0]["previous_manifest_sha256"] is None
+    finally:
+        server.shutdown()
+        server.server_close()
+    new_entry(root, "vignette", "A2", "2026-12-10")
+    assert built(root, released[1], tmp_path / "two")["number"] == 2
+    done = run_cli("verify", str(tmp_path / "two"), "--source", str(root))
+    assert done.returncode == 1
+    assert "the site is release 2, built against a previous release; pass --previous SRC" in done.stderr
+    done = run_cli("verify", str(tmp_path / "two"), "--source", str(root), "--previous", str(released[1]))
+    assert done.returncode == 0, done.stderr
+    done = run_cli("build", "--root", str(root), "--out", str(tmp_path / "x"), "--previous", str(tmp_path / "nowhere"))
+    assert done.returncode == 1 and "--previous" in done.stderr and "no such file or folder" in done.stderr
