@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import orjson
 from markupsafe import Markup
 
 from sitegen import __version__
@@ -377,6 +378,7 @@ def _render_keys(config: SiteConfig, store_: incremental.Cache | None, digest, k
 SITE_FILES = {
     "manifest.json": "the manifest", site_index.SUMS_FILE: "the site's SHA256SUMS", site_index.FEED_FILE: "the site's Atom feed",
     site_index.SITEMAP_FILE: "the sitemap", site_index.ROBOTS_FILE: "robots.txt", site_index.DOWNLOADS_PAGE: "the downloads page",
+    "releases.json": "the site's releases", "releases/index.html": "the releases page",
 }
 ASSET_SUFFIXES = (".css", ".svg", ".png", ".woff2", ".ttf", ".ico", ".js", ".txt")
 
@@ -453,7 +455,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
             keys: RenderKeys | None = None, full: Callable[[str], Outputs] | None = None,
             emit: Callable[[str, str], None] | None = None, checked: numbers.Checked | None = None,
             take: Callable[[str, str, str], bool] | None = None, logs: dict[str, str] | None = None,
-            mark: Callable[[str, str], None] | None = None) -> list[str]:
+            mark: Callable[[str, str], None] | None = None, release=None) -> list[str]:
     """Render every page, handing each to `emit(path, html)` as soon as it is rendered (none:
     rendered, checked and dropped, as validate does), so that a build holds one page at a
     time, not the site; the output paths of them all, sorted. Authored pages' problems (an
@@ -478,7 +480,7 @@ def _render(config: SiteConfig, docs: list[MarkdownDoc], outputs: dict[str, Outp
     env = env or render.environment(config.root / "templates", _template_dirs(config))
     full = full or outputs.__getitem__
     emit = emit or (lambda path, html: None)
-    site = _site_context(config, outputs)
+    site = _site_context(config, outputs, release)
     site_key = incremental.key_of(site)
 
     def key(owner: str, key_parts: tuple) -> str:
@@ -628,9 +630,11 @@ def _light(o: Outputs) -> Outputs:
                    fragments={name: (tpl, {}) for name, (tpl, _ctx) in o.fragments.items()})
 
 
-def _site_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
-    """What every page knows about the site (base.html's header, head and footer)."""
+def _site_context(config: SiteConfig, outputs: dict[str, Outputs], release=None) -> dict:
+    """What every page knows about the site (base.html's header, head and footer), and which
+    release it is (sitegen.releases; None where no release is made: validate, paper)."""
     return {
+        "release": release.view() if release is not None else None,
         "title": config.title,
         "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
         "families": [o.summary for o in outputs.values()],
@@ -648,7 +652,7 @@ def _page_parts(env, site: dict, p: Page):
     return render.render_parts(env, p.template, p.path, {**p.context, "site": site, "title": p.title})
 
 
-def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config: SiteConfig) -> dict:
+def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config: SiteConfig, release) -> dict:
     """What was built from what: every output file's SHA-256, and for every table and figure
     the files it was published as, the artifacts (with SHA-256) it came from and the name of
     the computation that produced it."""
@@ -658,7 +662,24 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
         "sources": {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)},
         **manifest_records(outputs),
         "files": dict(sorted(files.items())),
+        "release": release.record,  # this release (sitegen.releases), the last of releases.json
+        "ledger": release.ledger,  # what every later release must keep of this one
     }
+
+
+def _release(config: SiteConfig, loaded: Loaded, outputs: dict[str, Outputs], previous):
+    """This build's release, checked against PREVIOUS (release_source.Previous, or None for a
+    first release): an InputError with every way this build does not keep what it published."""
+    from sitegen import release_checks, releases
+
+    sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
+    archived = releases.archived_tables(outputs)
+    ledger = releases.ledger(config.root, sources, config.families, archived, config.limits)
+    as_json = lambda value: orjson.loads(publish.json_bytes(value))  # noqa: E731 - compared with a manifest's JSON
+    date, date_from = releases.release_date(dated_until(outputs), outputs, ledger)
+    current = releases.Current(sources, as_json(manifest_records(outputs)["artifacts"]), as_json(ledger), publish.GENERATOR,
+                               list(config.families), date, date_from, archived.get)
+    return release_checks.prepare(previous, current)
 
 
 def manifest_records(outputs: dict[str, Outputs]) -> dict:
@@ -741,9 +762,34 @@ def _write_figures(writer: publish.Writer, waiting: dict[str, str], outputs: dic
         writer.write_text(path, render.place_figures(waiting[path], drawn))
 
 
+def _release_key(previous) -> list:
+    """What a build's key holds of its release beyond the inputs: the previous release's bytes
+    and the date SOURCE_DATE_EPOCH gives (a no-op rebuild must be the same release)."""
+    import hashlib
+    import os
+
+    prev = [hashlib.sha256(b).hexdigest() for b in (previous.manifest_bytes, previous.releases_bytes or b"")] if previous else None
+    return [prev, os.environ.get("SOURCE_DATE_EPOCH", "")]
+
+
+def _write_release(writer: publish.Writer, env, site: dict, release) -> list[str]:
+    """releases.json and the releases page; returns the page's path."""
+    from sitegen import releases
+
+    writer.write(releases.RELEASES_FILE, releases.releases_bytes(release))
+    writer.write_text(releases.PAGE, _page_html(env, site, releases.page(release)))
+    return [releases.PAGE]
+
+
+def _release_feed(release) -> list:
+    from sitegen import releases
+
+    return releases.feed_entries(release.chain)
+
+
 def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], None] = _no_hook,
           on_figure: Callable[[int, int], None] | None = None, *, cache: bool = True, keep_workers: bool = True,
-          clean: bool = False) -> BuildResult:
+          clean: bool = False, previous=None) -> BuildResult:
     """Build the site into out_dir. `on_stage(name)` is called as each stage begins (tests use
     it to inject failures; STAGES lists them); the output directory changes only in the last
     one, "swap".
@@ -761,14 +807,18 @@ def build(config: SiteConfig, out_dir: Path | str, on_stage: Callable[[str], Non
     An output holding entries its last build did not write (its manifest.json does not list
     them) is refused, naming them, before any work and again at the swap; with `clean` they
     are deleted with it. A `.git` at its top is carried over into the new output either way
-    (sitegen.output_dir)."""
+    (sitegen.output_dir).
+
+    `previous`: the previous release (release_source.Previous, read from `--previous`), which
+    this build must keep (sitegen.release_checks), checked before anything is written; None
+    makes a first release."""
     publish.check_output_dir(Path(out_dir), config.root, clean)
     with publish.output_lock(Path(out_dir)), collector.working():  # one build at a time writes an output
-        return _build(config, Path(out_dir), on_stage, on_figure, cache, keep_workers, clean)
+        return _build(config, Path(out_dir), on_stage, on_figure, cache, keep_workers, clean, previous)
 
 
 def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
-           on_figure: Callable[[int, int], None] | None, cache: bool, keep_workers: bool, clean: bool) -> BuildResult:
+           on_figure: Callable[[int, int], None] | None, cache: bool, keep_workers: bool, clean: bool, previous=None) -> BuildResult:
     clock: dict[str, float] = {}
     current: list = [None, time.perf_counter()]  # the stage running and when it began
 
@@ -787,7 +837,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
     cache = cached is not None
     store_, digest, keys = cached if cached else (None, None, None)
     if cached:
-        build_key = incremental.build_key(digest, config.review)
+        build_key = incremental.build_key(digest, config.review, _release_key(previous))
         record = incremental.up_to_date(root, out, build_key)
         clock[KEY_STEP] = time.perf_counter() - current[1]
         if record is not None:
@@ -826,6 +876,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             drawing.cancel()
             raise
         outputs = {fid: _placed(o, intake.texts) for fid, o in outputs.items()}
+        release = _release(config, intake.loaded, outputs, previous)  # before anything is written
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     try:
@@ -838,7 +889,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # time, not the site): the render stage's time includes writing the pages.
             emit, waiting = _page_writer(writer, intake.texts)
             paths = _render(config, intake.docs, outputs, env, _render_keys(config, store_, digest, keys), full, emit, checked,
-                            writer.take, intake.texts.digests, writer.mark)
+                            writer.take, intake.texts.digests, writer.mark, release)
             stage("write")
             _write_all_but_figures(writer, root, outputs, keys)
             stage("figures")
@@ -852,11 +903,13 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # wait for the writer): a field its pages show too is reported at the page.
             _ = writer.files
             aggregate_scope.refuse_contributions(outputs, _guarded(config), disk_writer.AggregateFieldError)
-            site = _site_context(config, outputs)
-            index_pages = site_index.write_index(writer, config, outputs, paths, lambda page: _page_parts(env, site, page),
-                                                 incremental.code_key() if cache else None)
+            site = _site_context(config, outputs, release)
+            release_pages = _write_release(writer, env, site, release)
+            index_pages = release_pages + site_index.write_index(writer, config, outputs, paths + release_pages,
+                                                                 lambda page: _page_parts(env, site, page),
+                                                                 incremental.code_key() if cache else None, _release_feed(release))
             stage("manifest")
-            manifest = _manifest(intake.loaded, outputs, writer.files, config)
+            manifest = _manifest(intake.loaded, outputs, writer.files, config, release)
             manifest_bytes = publish.json_bytes(manifest)
             writer.write("manifest.json", manifest_bytes)
             writer.finish()  # every file on disk, and no failure in writing any

@@ -59,17 +59,23 @@ def _fail_unexpected(exc: Exception, debug: bool) -> None:
 @click.option("--timings", is_flag=True, help="Also print each stage's seconds, as one JSON line on stdout.")
 @click.option("--review", is_flag=True, help="A review build: every page says it is not the published site, and is not to be indexed.")
 @click.option("--clean", is_flag=True, help=CLEAN_HELP)
-def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool, review: bool, clean: bool) -> None:
+@click.option("--previous", "previous_src", default=None, metavar="SRC",
+              help="The previous release (a built site's folder, its manifest.json, or the live site's URL): refuse what does not keep what it published.")
+def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bool, review: bool, clean: bool, previous_src: str | None) -> None:
     """Validate, compute, render and write the site."""
     started = time.perf_counter()
     out_dir = out if out is not None else root / "_site"
+    previous = _previous(previous_src)
     if not no_cache:
         # A no-op rebuild is answered here, before DuckDB, pydantic or Altair are imported.
         from sitegen import incremental
 
         # A cache that cannot be used is not read at all: the build says why, and builds without it.
         usable = incremental.unusable(root) is None
-        record = incremental.up_to_date(root, out_dir, incremental.build_key(incremental.digest_inputs(root), review)) if usable else None
+        from sitegen.build import _release_key
+
+        key = incremental.build_key(incremental.digest_inputs(root), review, _release_key(previous))
+        record = incremental.up_to_date(root, out_dir, key) if usable else None
         if record is not None:
             seconds = time.perf_counter() - started
             _report_timings(timings, {incremental.KEY_STEP: seconds}, record["pages"], record["files"])
@@ -85,7 +91,7 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
             config = config.model_copy(update={"review": True})
         with progress.for_terminal() as shown:  # on a terminal only: CI logs and pipes stay as they were
             result = run_build(config, out_dir, on_stage=shown.stage, on_figure=shown.figures, cache=not no_cache, keep_workers=False,
-                               clean=clean)
+                               clean=clean, previous=previous)
     except SitegenError as exc:
         _fail(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for a user, not a silencer
@@ -94,6 +100,22 @@ def build(root: Path, out: Path | None, debug: bool, no_cache: bool, timings: bo
         click.echo(f"warning: {warning}", err=True)
     _report_timings(timings, result.seconds, result.pages, result.files)
     click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir} in {time.perf_counter() - started:.2f} s")
+
+
+def _previous(src: str | None):
+    """The previous release `--previous SRC` names (release_source.Previous), read now; None
+    without it, or when the URL has no site yet (a 404: the first release, said here)."""
+    if src is None:
+        return None
+    from sitegen.release_source import read_previous
+
+    try:
+        previous = read_previous(src)
+    except SitegenError as exc:
+        _fail(exc)
+    if previous is None:
+        click.echo(f"no previous release at {src} (404): this is the site's first release")
+    return previous
 
 
 def _report_timings(wanted: bool, seconds: dict[str, float], pages: int, files: int) -> None:
@@ -190,14 +212,17 @@ def schema(root: Path, check: bool) -> None:
 @click.argument("site", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="The site repository SITE was built from: build it again from scratch and compare every file byte for byte.")
-def verify(site: Path, source: Path | None) -> None:
+@click.option("--previous", "previous_src", default=None, metavar="SRC",
+              help="The release SITE was built against (a folder, a manifest.json or a URL): check that SITE keeps what it published.")
+def verify(site: Path, source: Path | None, previous_src: str | None) -> None:
     """Check a built site: every hash in its manifest, every table recomputed from its raw
     records, its feeds, checksums and archives made again from them (pages and figures' drawings
     by hash only); with --source, every byte against a fresh build of the repository."""
     from sitegen.verify import verify as run_verify
 
+    previous = _previous(previous_src) if previous_src is not None else False
     try:
-        problems = run_verify(site, source)
+        problems = run_verify(site, source, previous)
     except SitegenError as exc:
         click.echo(f"--source {source} does not build, so {site} cannot be compared with it:", err=True)
         _fail(exc)
@@ -211,6 +236,8 @@ def verify(site: Path, source: Path | None) -> None:
         return
     # Each claim is a check of sitegen.verify; tests/test_verify.py edits a file of each kind and
     # rewrites the hashes to match, to see it caught or named here as checked by hash only.
+    if previous is not False:
+        click.echo(f"verified against the previous release ({previous_src}): {site} keeps every log entry, frozen version and archived table it published")
     click.echo(f"verified: every file matches manifest.json; from {site}/raw every table and every figure's data were "
                "recomputed, and derived again: the manifest's artifacts and provenance, feed.xml's entries, each family's "
                "own generated files (its feed), every family's archive (each member byte for byte the published file, none missing or extra) "

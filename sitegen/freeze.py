@@ -33,6 +33,10 @@ class FreezeEntry(_Strict):
     fingerprint: Fingerprint
     frozen_at: IsoTime
     note: Annotated[str, StringConstraints(max_length=2000), NoControl] = ""
+    # The amendment-log entry (its id, "A7") that records why this version was frozen: a
+    # version added since the previous release is refused without one that is new since then
+    # (sitegen.release_checks).
+    amendment: Annotated[str, StringConstraints(pattern=r"^[ACR][1-9][0-9]*$")] | None = None
 
 
 class FrozenItem(_Strict):

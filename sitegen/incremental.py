@@ -616,10 +616,11 @@ def _odd_entry(folder: str, prefix: str) -> str | None:
 # --------------------------------------------------------------------------- no-op rebuilds
 
 
-def build_key(digest: dict[str, str], review: bool = False) -> str:
-    """The key of a whole build: the code and every input, and whether it is a review build
-    (whose pages differ from the published build's)."""
-    return key_of("build", code_key(), digest, *(("review",) if review else ()))
+def build_key(digest: dict[str, str], review: bool = False, release: list | None = None) -> str:
+    """The key of a whole build: the code and every input, whether it is a review build (whose
+    pages differ from the published build's), and what its release is made from besides the
+    inputs (build._release_key: the previous release, SOURCE_DATE_EPOCH)."""
+    return key_of("build", code_key(), digest, *(("review",) if review else ()), *((release,) if release is not None else ()))
 
 
 def _records_path(root: Path) -> Path:

@@ -39,6 +39,7 @@ SUMS_FILE = "SHA256SUMS"
 FEED_FILE = "feed.xml"
 SITEMAP_FILE = "sitemap.xml"
 ROBOTS_FILE = "robots.txt"
+RELEASES_FILE = "releases.json"  # sitegen.releases
 _DESCRIBE_OTHERS = frozenset({"manifest.json", SUMS_FILE, SITEMAP_FILE, ROBOTS_FILE})
 SITEMAP_MAX_URLS = 50_000  # the sitemaps.org limit for one file
 SITEMAP_PART = re.compile(r"sitemap-[1-9][0-9]*\.xml")  # the parts of a sitemap too long for one file
@@ -58,21 +59,22 @@ def page_url(path: str) -> str:
 
 def head_context(config: SiteConfig, outputs: dict[str, Outputs]) -> dict:
     """What base.html's <head> needs: the canonical base (None unless base_url is absolute),
-    page_url() to add a page's path to it, and the site feed's path when there is a feed."""
-    return {"canonical_base": config.absolute_base_url, "page_url": page_url,
-            "feed": FEED_FILE if any(o.feed for o in outputs.values()) else None}
+    page_url() to add a page's path to it, and the site feed's path (every build has one: it
+    announces its release, sitegen.releases)."""
+    return {"canonical_base": config.absolute_base_url, "page_url": page_url, "feed": FEED_FILE}
 
 
 # --------------------------------------------------------------------------- feed, sitemap, robots
 
 
-def site_feed(config: SiteConfig, outputs: dict[str, Outputs]) -> bytes | None:
-    """Every family's entries in one feed, each titled and categorised by its family; None
-    when no family has an entry."""
+def site_feed(config: SiteConfig, outputs: dict[str, Outputs], extra: Iterable[tuple] = ()) -> bytes | None:
+    """Every family's entries in one feed, each titled and categorised by its family, and the
+    EXTRA (entry, category) pairs of the site itself (its releases); None when there is no entry."""
     entries = []
     for fid, o in outputs.items():
         cat = Category(fid, o.summary.get("title", fid))
         entries += [(replace(e, title=f"{cat.label}: {e.title}"), cat) for e in o.feed]
+    entries += [(replace(e, title=f"{cat.label}: {e.title}"), cat) for e, cat in extra]
     if not entries:
         return None
     base = config.absolute_base_url
@@ -264,7 +266,8 @@ def downloads(outputs: dict[str, Outputs], hashes: dict[str, str], sizes: dict[s
         return Group(kind, title, tuple(Download(p, sizes[p], hashes[p]) for p in mine)) if mine else None
 
     plan = [(f"dl-{fid}", o.summary.get("title", fid), _family_groups(fid, o)) for fid, o in outputs.items()]
-    plan.append(("dl-site", "The whole site", [("Feed", "every benchmark's updates (Atom)", [FEED_FILE])]))
+    plan.append(("dl-site", "The whole site", [("Feed", "every benchmark's updates (Atom)", [FEED_FILE]),
+                                               ("Releases", "every release of the site and what changed", [RELEASES_FILE])]))
     sections = []
     for sid, title, groups in plan:
         made = [g for g in (group(*spec) for spec in groups) if g]
@@ -301,7 +304,7 @@ def downloads_page(sections: list[Section]) -> Page:
 
 
 def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs], pages: list[str],
-                render_parts: Callable[[Page], Iterable[str]], code: str | None = None) -> list[str]:
+                render_parts: Callable[[Page], Iterable[str]], code: str | None = None, feed_extra: Iterable[tuple] = ()) -> list[str]:
     """Write the feed, the sitemap and robots.txt, each family's archive, then SHA256SUMS and
     the downloads page from the bytes already written. `pages`: every HTML page written so far;
     `render_parts` renders a Page as the site's other pages are rendered, in consecutive parts
@@ -309,7 +312,7 @@ def write_index(writer: Writer, config: SiteConfig, outputs: dict[str, Outputs],
     data, and is written part by part. Returns the pages it wrote. `code`: the
     generator's identity, with the build cache: an archive is made from it and its members'
     hashes, and taken from the output it replaces when that one was made from the same."""
-    feed = site_feed(config, outputs)
+    feed = site_feed(config, outputs, feed_extra)
     if feed is not None:
         writer.write(FEED_FILE, feed)
     base = config.absolute_base_url

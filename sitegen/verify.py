@@ -119,7 +119,7 @@ def _csv_diff(rel: str, published: bytes, recomputed: bytes) -> list[str]:
     return out
 
 
-def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> list[str]:
+def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict, previous=None) -> list[str]:
     """Recompute every family whose raw records the site publishes. Which families those are
     is read from raw/, not taken from the manifest, so an edited manifest cannot switch
     recomputation off."""
@@ -167,19 +167,31 @@ def _recompute_checks(site: Path, files: dict[str, Path], manifest: dict) -> lis
                 out.append(f"{rel}: the data of figure {f.name} is not published")
             elif p.read_bytes() != data:
                 out.extend(_csv_diff(rel, p.read_bytes(), data))
-    return out + derived_checks(files, manifest["files"], outputs, config) + record_checks(manifest, manifest_records(outputs))
+    from sitegen import release_checks, releases
+
+    lines, chain = release_checks.site_checks(files, manifest, outputs, root, families, config.limits)
+    if chain is not None and previous is not False:
+        lines += release_checks.against_previous(files, manifest, chain, previous)
+    feed = releases.feed_entries(chain) if chain is not None else []
+    return out + derived_checks(files, manifest["files"], outputs, config, feed) + record_checks(manifest, manifest_records(outputs)) + lines
 
 
-def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
+def _source_checks(files: dict[str, Path], source: Path, manifest: dict, previous=False) -> list[str]:
     """Build `source` from scratch, without reading or writing any cache, into a temporary
-    directory, and compare every published file with the rebuilt one, both ways."""
+    directory, against the same previous release (`previous`), and compare every published
+    file with the rebuilt one, both ways. A site built against a previous release cannot be
+    built again without it: that is said in one line."""
     from sitegen.build import build
     from sitegen.config import load_config
     from sitegen.verify_derived import first_difference
 
+    record = manifest.get("release")
+    if previous is False and isinstance(record, dict) and record.get("previous_manifest_sha256"):
+        return [f"{MANIFEST}: the site is release {record.get('number')}, built against a previous release; "
+                "pass --previous SRC, the release it was built against, to build it again"]
     config = load_config(source)
     with tempfile.TemporaryDirectory(prefix="sitegen-verify-") as tmp:
-        rebuilt, _ = tree(build(config, Path(tmp) / "site", cache=False).out_dir)
+        rebuilt, _ = tree(build(config, Path(tmp) / "site", cache=False, previous=previous or None).out_dir)
         out = []
         for rel in sorted(files.keys() | rebuilt.keys()):
             if rel not in rebuilt:
@@ -191,21 +203,23 @@ def _source_checks(files: dict[str, Path], source: Path) -> list[str]:
         return out
 
 
-def verify(site: Path, source: Path | None = None) -> list[str]:
+def verify(site: Path, source: Path | None = None, previous=False) -> list[str]:
     """Every mismatch found, one line each; an empty list means the site checks out. With
     `source`, the site is compared byte for byte with a build of that repository (a
-    SitegenError when it does not build)."""
+    SitegenError when it does not build). `previous`: the previous release
+    (release_source.Previous; None for `--previous` at a URL with no site yet), whose
+    successor the site must be (sitegen.release_checks); False when none was given."""
     site = Path(site)
     with collector.working():
         try:
-            return _verify(site, source)
+            return _verify(site, source, previous)
         except OSError as exc:  # a folder or file of the site its owner's permissions keep from us
             name = Path(exc.filename) if exc.filename else site
             shown = name.relative_to(site).as_posix() if name.is_relative_to(site) and name != site else str(name)
             return [f"{shown}: cannot be read ({exc.strerror or exc}); nothing further was verified"]
 
 
-def _verify(site: Path, source: Path | None) -> list[str]:
+def _verify(site: Path, source: Path | None, previous=False) -> list[str]:
     unread: list[str] = []
     files, odd = tree(site, frozenset([output_dir.GIT]), unread)  # the repository a built output is published from is not the site's
     if unread:  # what it holds would be reported missing, file by file: the folder is the one problem
@@ -216,8 +230,8 @@ def _verify(site: Path, source: Path | None) -> list[str]:
     if problems:
         return odd + problems
     if source is not None:
-        return odd + _source_checks(files, Path(source))
+        return odd + _source_checks(files, Path(source), manifest, previous)
     out = odd + _hash_checks(files, manifest)
     if any(line.startswith((f"{RAW_DIR}:", f"{RAW_DIR}/")) for line in odd):
         return out + [f"{RAW_DIR}/: holds entries that are not regular files; nothing was recomputed from it"]
-    return out + _recompute_checks(site, files, manifest)
+    return out + _recompute_checks(site, files, manifest, previous)

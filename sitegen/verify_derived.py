@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 _PIECE = 1 << 20  # bytes of an archive member and its published file compared at a time
 
 
-def derived_checks(files: dict[str, Path], hashes: dict[str, str], outputs: dict[str, "Outputs"], config: "SiteConfig") -> list[str]:
+def derived_checks(files: dict[str, Path], hashes: dict[str, str], outputs: dict[str, "Outputs"], config: "SiteConfig",
+                   feed: list = ()) -> list[str]:
     """One line per file among those above that is not what the recomputed OUTPUTS (their
     amendment logs' text placed) and the published FILES give. HASHES: the manifest's SHA-256
     of each file."""
@@ -43,7 +44,7 @@ def derived_checks(files: dict[str, Path], hashes: dict[str, str], outputs: dict
     for o in outputs.values():
         for rel, data in sorted(o.files.items()):
             out.extend(_same_bytes(files, rel, data))
-    out.extend(_feed_checks(files, outputs, config))
+    out.extend(_feed_checks(files, outputs, config, feed))
     present = {rel: sha for rel, sha in hashes.items() if rel in files}
     sizes = {rel: files[rel].lstat().st_size for rel in present}
     sections = site_index.downloads(outputs, present, sizes)
@@ -51,7 +52,7 @@ def derived_checks(files: dict[str, Path], hashes: dict[str, str], outputs: dict
     # what no family's outputs name (the site's own feed aside) is a file no build writes
     for group in by_id["dl-site"].groups if "dl-site" in by_id else ():
         out += [f"{f.path}: published, but not a table, figure, raw record or file of any family" for f in group.files
-                if f.path != site_index.FEED_FILE]
+                if f.path not in (site_index.FEED_FILE, site_index.RELEASES_FILE)]  # (the releases: release_checks.site_checks)
     for fid in outputs:
         if (sec := by_id.get(f"dl-{fid}")) is None:
             continue
@@ -107,9 +108,11 @@ _HEAD_SELF = re.compile(r'<link rel="self" href="([^"]*)"/>')
 _ENTRY = re.compile(r"  <entry>\n    <id>(.*?)</id>\n.*?  </entry>\n", re.S)
 
 
-def _feed_checks(files: dict[str, Path], outputs: dict[str, "Outputs"], config: "SiteConfig") -> list[str]:
+def _feed_checks(files: dict[str, Path], outputs: dict[str, "Outputs"], config: "SiteConfig", extra: list) -> list[str]:
+    """feed.xml against the entries the records give: the families', and EXTRA, the site's
+    releases as its releases.json (checked apart) gives them."""
     rel = site_index.FEED_FILE
-    n = sum(len(o.feed) for o in outputs.values())
+    n = sum(len(o.feed) for o in outputs.values()) + len(extra)
     if rel not in files:
         return [f"{rel}: not published, though the records give {n} entries for it"] if n else []
     published = files[rel].read_bytes()
@@ -119,7 +122,7 @@ def _feed_checks(files: dict[str, Path], outputs: dict[str, "Outputs"], config: 
         return [f"{rel}: no head of a site feed (the title \"Updates · ...\" and a self link) to derive its entries under"]
     href = html.unescape(self_link.group(1))
     base = href.removesuffix(rel) if href != rel else "/"  # a feed linked relatively is the same feed under any relative base
-    derived = site_index.site_feed(config.model_copy(update={"title": html.unescape(title.group(1)), "base_url": base}), outputs)
+    derived = site_index.site_feed(config.model_copy(update={"title": html.unescape(title.group(1)), "base_url": base}), outputs, extra)
     if derived is None:
         return [f"{rel}: published, but the records give no entry for a feed"]
     if derived == published:

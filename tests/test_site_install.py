@@ -56,7 +56,7 @@ def test_the_generated_workflow_installs_and_builds_the_site_in_a_clean_environm
     install = run["Install sitegen"]
     assert install == f"pip install '{sitegen.requirement('inspect')}'"
     netlify = tomllib.loads((site / "netlify.toml").read_text(encoding="utf-8"))["build"]["command"]
-    assert netlify == f"{install} && sitegen build --out _site"
+    assert netlify == f'{install} && SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null) sitegen build --out _site ${{URL:+--previous "$URL"}}'
 
     wheels = wheel_of_this_checkout(tmp_path)
     venv = tmp_path / "venv"

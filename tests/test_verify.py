@@ -281,8 +281,14 @@ def test_symbolic_links_in_the_site_are_reported_not_followed(site, tmp_path):
 
 def test_the_example_workflow_verifies_every_byte_and_restores_only_an_exact_cache(repo_root):
     text = (repo_root / "examples" / "ci" / "github-actions.yml").read_text(encoding="utf-8")
-    runs = [x.strip().removeprefix("run:").strip() for x in text.splitlines() if x.strip().startswith("run:")]
-    assert runs.index("sitegen verify _site --source .") > runs.index("sitegen build --out _site")
+    import yaml
+
+    steps = yaml.safe_load(text)["jobs"]["test-build-deploy"]["steps"]
+    runs = [s.get("run", "").strip().splitlines()[-1] for s in steps if "run" in s]
+    # both against the live site's release when LIVE_SITE is set (sitegen.releases), dated by the commit
+    previous = '${LIVE_SITE:+--previous "$LIVE_SITE"}'
+    assert runs.index(f"sitegen verify _site --source . {previous}") > runs.index(f"sitegen build --out _site {previous}")
+    assert runs.index('echo "SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)" >> "$GITHUB_ENV"') < runs.index(f"sitegen build --out _site {previous}")
     # a cache restored by a key prefix would be another run's, built from other inputs
     assert not [x for x in text.splitlines() if x.strip().startswith("restore-keys:")]
 

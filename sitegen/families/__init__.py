@@ -40,6 +40,10 @@ class Table:
     # Set by published() for a family whose data is synthetic: the downloads say so (a CSV
     # column `synthetic`, a JSON key), so a file passed on without its page still does.
     synthetic: bool = False
+    # A table of an archived sweep, cohort or board: never rescored. Each release records its
+    # CSV's SHA-256, and a later release that changes a value of it, or drops a row or a column,
+    # is refused (sitegen.release_checks).
+    archived: bool = False
 
 
 # The most rows a figure draws (a board's entries, a heatmap's models). Past it a chart runs to

@@ -83,8 +83,8 @@ def outputs(res: ChronicleResults) -> Outputs:
     protocol_html = Markup(md.render(inp.protocol.body))
     out = Outputs()
 
-    def table(stem, title, columns, rows, computation, sources=run_sources):
-        t = Table(f"chronicle/{stem}", title, columns, rows, sources, f"chronicle.{computation}")
+    def table(stem, title, columns, rows, computation, sources=run_sources, archived=False):
+        t = Table(f"chronicle/{stem}", title, columns, rows, sources, f"chronicle.{computation}", archived=archived)
         out.tables.append(t)
         return t
 
@@ -191,7 +191,8 @@ def outputs(res: ChronicleResults) -> Outputs:
               "exhibit")
     archive = inp.archive
     table("archive-v1.0", SENTENCES.table_archive_v1_0(ident, archive),
-          ["entrant", "v1_0_score", "runs"], [(r.entrant, r.score, r.runs) for r in archive.rows], "archive", src(ARCHIVE_FILE))
+          ["entrant", "v1_0_score", "runs"], [(r.entrant, r.score, r.runs) for r in archive.rows], "archive", src(ARCHIVE_FILE),
+          archived=True)  # the v1.0 board as it was published: never rescored
     for rr in res.runs:
         table(calls_stem(rr.run.id).removeprefix("chronicle/"), SENTENCES.table_calls(rr),
               ["seq", "returned_model", "returned_provider", "request_id", "timestamp", "params", "words_from", "words_to", "finish", "message", "cost_usd"],

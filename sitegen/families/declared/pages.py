@@ -214,7 +214,9 @@ def outputs(res: DeclaredResults) -> Outputs:
     whole = all(settings_of(res, s).synthetic for s in res.sweeps)
 
     def table(stem, title, columns, rows, computation, used=None, synthetic=False):
-        t = Table(f"{fid}/{stem}", title, columns, rows, used or sources, f"{fid}.{computation}", synthetic and not whole)
+        # an earlier sweep's tables (sweeps/<id>/, the current one's aside) are archived: never rescored
+        archived = stem.startswith("sweeps/") and not stem.startswith(f"sweeps/{res.current.id}/")
+        t = Table(f"{fid}/{stem}", title, columns, rows, used or sources, f"{fid}.{computation}", synthetic and not whole, archived)
         out.tables.append(t)
         tables[t.stem] = t
         return t
