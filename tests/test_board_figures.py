@@ -30,7 +30,8 @@ FIGURES = {
     "chronicle/boards/sustained.csv": ("chronicle/boards/sustained/figure", "entrant", "score", "ci_low", "ci_high"),
     "chronicle/boards/voluntary.csv": ("chronicle/boards/voluntary/figure", "entrant", "median_words", "median_low", "median_high"),
     "nextchapter/standings.csv": ("nextchapter/figure-craft", "model", "craft", "craft_low", "craft_high"),
-    **{rel: (rel.removesuffix("board.csv") + "figure", "model", "score", "low", "high") for rel in TABLES if rel.startswith("vignette/")},
+    **{rel: (rel.removesuffix("board.csv") + "figure", "model", "score", "low", "high") for rel in TABLES if rel.startswith("vignette/boards/")},
+    **{rel: (rel.removesuffix("board.csv") + "figure", "model", "rating", "low", "high") for rel in TABLES if rel.startswith("vignette/pairwise/")},
 }
 
 
