@@ -630,11 +630,13 @@ def _light(o: Outputs) -> Outputs:
                    fragments={name: (tpl, {}) for name, (tpl, _ctx) in o.fragments.items()})
 
 
-def _site_context(config: SiteConfig, outputs: dict[str, Outputs], release=None) -> dict:
+def _site_context(config: SiteConfig, outputs: dict[str, Outputs], release=None, changes: bool = False) -> dict:
     """What every page knows about the site (base.html's header, head and footer), and which
-    release it is (sitegen.releases; None where no release is made: validate, paper)."""
+    release it is (sitegen.releases; None where no release is made: validate, paper). What the
+    release changed only with `changes`: the site's own pages, made every build, show it; a
+    family's page that did would be rendered again after any edit anywhere."""
     return {
-        "release": release.view() if release is not None else None,
+        "release": release.view(changes) if release is not None else None,
         "title": config.title,
         "synthetic": any(o.summary.get("synthetic") for o in outputs.values()),
         "families": [o.summary for o in outputs.values()],
@@ -667,13 +669,20 @@ def _manifest(loaded, outputs: dict[str, Outputs], files: dict[str, str], config
     }
 
 
-def _release(config: SiteConfig, loaded: Loaded, outputs: dict[str, Outputs], previous):
+def _release(config: SiteConfig, loaded: Loaded, outputs: dict[str, Outputs], previous, made: publish.Made | None = None,
+             keys: dict[str, str] | None = None):
     """This build's release, checked against PREVIOUS (release_source.Previous, or None for a
-    first release): an InputError with every way this build does not keep what it published."""
+    first release): an InputError with every way this build does not keep what it published.
+    MADE, KEYS: what the output being replaced was made from, and this build's family keys (an
+    archived table of an unchanged family is known by the hash that output's manifest lists)."""
     from sitegen import release_checks, releases
 
+    def known(fid: str, rel: str) -> str | None:
+        same = made is not None and keys is not None and made.keys.get(f"family/{fid}") == keys.get(fid)
+        return made.files.get(rel) if same else None
+
     sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
-    archived = releases.archived_tables(outputs)
+    archived = releases.archived_tables(outputs, known)
     ledger = releases.ledger(config.root, sources, config.families, archived, config.limits)
     as_json = lambda value: orjson.loads(publish.json_bytes(value))  # noqa: E731 - compared with a manifest's JSON
     date, date_from = releases.release_date(dated_until(outputs), outputs, ledger)
@@ -876,13 +885,14 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             drawing.cancel()
             raise
         outputs = {fid: _placed(o, intake.texts) for fid, o in outputs.items()}
-        release = _release(config, intake.loaded, outputs, previous)  # before anything is written
+        made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces
+        made = publish.Made(*made) if made else None
+        release = _release(config, intake.loaded, outputs, previous, made, keys)  # before anything is written
 
     stage("render")  # before figures: a template error should not wait for the slowest stage
     try:
         env = render.environment(root / "templates", _template_dirs(config))
-        made = incremental.made_before(root, out) if cache else None  # what this build may take from the output it replaces
-        writer = publish.Writer(Path(out_dir), publish.Made(*made) if made else None, clean)
+        writer = publish.Writer(Path(out_dir), made, clean)
         writer.checked = _checked_paths(config, intake.docs, outputs).__contains__
         try:
             # Each page goes to the staging directory as it is rendered (one page in memory at a
@@ -903,7 +913,7 @@ def _build(config: SiteConfig, out_dir: Path, on_stage: Callable[[str], None],
             # wait for the writer): a field its pages show too is reported at the page.
             _ = writer.files
             aggregate_scope.refuse_contributions(outputs, _guarded(config), disk_writer.AggregateFieldError)
-            site = _site_context(config, outputs, release)
+            site = _site_context(config, outputs, release, changes=True)
             release_pages = _write_release(writer, env, site, release)
             index_pages = release_pages + site_index.write_index(writer, config, outputs, paths + release_pages,
                                                                  lambda page: _page_parts(env, site, page),

@@ -209,12 +209,13 @@ def _archived(prev: dict, last: dict, read, current: releases.Current) -> list[P
     out, when = [], _release(last)
     for stem, was in sorted(prev["ledger"].get("archived", {}).items()):
         rel = f"{stem}.csv"
-        data = current.csv(stem)
-        if data is None:
+        csv = current.csv(stem)
+        if csv is None:
             out.append(Problem(rel, None, "", f"the archived table {when} published (never rescored, never removed)", "no such table now"))
             continue
-        if hashlib.sha256(data).hexdigest() == was["csv_sha256"]:
+        if csv.sha256 == was["csv_sha256"]:
             continue
+        data = csv.data()
         before = read(rel) if publish.is_plain_path(rel) else None
         if before is None or hashlib.sha256(before).hexdigest() != was["csv_sha256"]:
             out.append(Problem(rel, None, "", f"the archived table as {when} published it (SHA-256 {was['csv_sha256']}), to compare with",
@@ -308,9 +309,12 @@ def against_previous(files: dict, manifest: dict, chain: list[dict], previous: P
     against PREVIOUS makes (its chain, byte for byte as records), and keeps what it published."""
     record = chain[-1]
 
-    def csv_of(stem: str) -> bytes | None:
+    def csv_of(stem: str) -> releases.ArchivedCsv | None:
         p = files.get(f"{stem}.csv")
-        return p.read_bytes() if p is not None else None
+        if p is None:
+            return None
+        data = p.read_bytes()
+        return releases.ArchivedCsv(hashlib.sha256(data).hexdigest(), lambda: data)
 
     current = releases.Current(manifest.get("sources", {}), manifest.get("artifacts", {}), manifest["ledger"], manifest.get("generator", ""),
                                manifest.get("families", []), record["date"], record.get("date_from", ""), csv_of)

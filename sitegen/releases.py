@@ -23,6 +23,7 @@ new number: rebuilding one commit changes nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -81,10 +82,9 @@ def chain_problems(chain, where: str) -> list[Problem]:
 # --------------------------------------------------------------------------- the ledger
 
 
-def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str, bytes], limits) -> dict:
+def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str, ArchivedCsv], limits) -> dict:
     """What later releases must keep, from the inputs at ROOT (a site repository, or a built
-    site's raw/) whose SHA-256s SOURCES gives, and ARCHIVED_CSV (an archived table's stem -> its
-    CSV's bytes)."""
+    site's raw/) whose SHA-256s SOURCES gives, and ARCHIVED_CSV (archived_tables)."""
     log, freeze = {}, {}
     for fid in families:
         folder = amendments.log_dir(fid) + "/"
@@ -97,13 +97,37 @@ def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str
             doc = json.loads(input_bytes(root, root / rel))
             # a list, in the file's order, so that a problem names the item where it is
             freeze[rel] = {"family": fid, "items": [{"key": f"{item['kind']}/{item['id']}", "history": item["history"]} for item in doc.get("items", [])]}
-    archived = {stem: {"csv_sha256": hashlib.sha256(data).hexdigest()} for stem, data in sorted(archived_csv.items())}
+    archived = {stem: {"csv_sha256": csv.sha256} for stem, csv in sorted(archived_csv.items())}
     return {"log": log, "freeze": freeze, "archived": archived}
 
 
-def archived_tables(outputs) -> dict[str, bytes]:
-    """Every archived table's CSV, by stem, as this build writes it."""
-    return {t.stem: publish.table_files(t)[f"{t.stem}.csv"] for o in outputs.values() for t in o.tables if t.archived}
+@dataclass(frozen=True)
+class ArchivedCsv:
+    """An archived table's CSV as this build publishes it: its SHA-256, and `data()` its bytes."""
+
+    sha256: str
+    data: Callable[[], bytes]
+
+
+def archived_tables(outputs, known: Callable[[str, str], str | None] = lambda fid, rel: None) -> dict[str, ArchivedCsv]:
+    """Every archived table's CSV, by stem. KNOWN(fid, rel): its SHA-256 when the output being
+    replaced was made from the family's key of this build, whose write stage then takes the
+    file from there, not made again (a rebuild after an edit elsewhere serialises no table);
+    its bytes are made only if a check needs them (a changed hash)."""
+    found = {}
+    for fid, o in outputs.items():
+        for t in (t for t in o.tables if t.archived):
+            rel = f"{t.stem}.csv"
+            sha, make = known(fid, rel), functools.partial(_table_csv, t, rel)
+            if sha is None:
+                data = make()
+                sha, make = hashlib.sha256(data).hexdigest(), functools.partial(bytes, data)
+            found[t.stem] = ArchivedCsv(sha, make)
+    return found
+
+
+def _table_csv(table, rel: str) -> bytes:
+    return publish.table_files(table)[rel]
 
 
 def frozen_items(items: list) -> dict[str, list]:
@@ -175,7 +199,7 @@ class Current:
     families: list[str]
     date: str
     date_from: str
-    csv: Callable[[str], bytes | None]
+    csv: Callable[[str], ArchivedCsv | None]
 
 
 @dataclass(frozen=True)
@@ -187,13 +211,17 @@ class Release:
     def record(self) -> dict:
         return self.chain[-1]
 
-    def view(self) -> dict:
-        """What the pages say of this release (the theme's _release.html)."""
+    def view(self, changes: bool = True) -> dict:
+        """What the pages say of this release (the theme's _release.html). Without `changes`,
+        only what the previous release and the date fix: every page shows that much, so an edit
+        anywhere must not change it, or every page would be rendered again (what changed, and
+        the chain's hash, are on the downloads and releases pages, made every build)."""
         r = self.record
         before = self.chain[-2] if len(self.chain) > 1 else None
-        return {"number": r["number"], "date": r["date"], "date_from": r["date_from"], "href": HREF, "anchor": anchor(r),
+        view = {"number": r["number"], "date": r["date"], "date_from": r["date_from"], "href": HREF, "anchor": anchor(r),
                 "previous": {"number": before["number"], "date": before["date"], "anchor": anchor(before)} if before else None,
-                "previous_manifest_sha256": r["previous_manifest_sha256"], "counts": counts(r), "chain_sha256": r["chain_sha256"]}
+                "previous_manifest_sha256": r["previous_manifest_sha256"]}
+        return {**view, "counts": counts(r), "chain_sha256": r["chain_sha256"]} if changes else view
 
 
 def anchor(record: dict) -> str:

@@ -121,7 +121,8 @@ def test_a_one_family_site_links_to_no_other_family(tmp_path):
         page = path.read_text(encoding="utf-8")
         for href in re.findall(r'href="([^"#]*)', page):
             if href and not re.match(r"[a-z]+:", href):
-                target = (path.parent / href).resolve().relative_to(out.resolve()).as_posix()
+                base = out if href.startswith("/") else path.parent  # the not-found page links from the root
+                target = (base / href.lstrip("/")).resolve().relative_to(out.resolve()).as_posix()
                 assert not target.startswith(("canonic", "nextchapter")), (path, href)
                 assert target in written or f"{target}/index.html".lstrip("/") in written or target == ".", (path, href)
 
@@ -225,5 +226,5 @@ def test_each_family_has_one_zip_of_its_downloads_listed_with_size_and_sha256(bu
         assert any(n.startswith("raw/") for n in names) and any(n.endswith(".csv") for n in names)
         assert not in_zips & set(names)  # each file in its own family's archive only
         in_zips |= set(names)
-    # every download is in an archive but the archives and the site-wide feed
-    assert set(sums) - in_zips == {*(f"downloads/{f}.zip" for f in load_config(built_site.root).families), "feed.xml"}
+    # every download is in an archive but the archives and the site-wide feed and release chain
+    assert set(sums) - in_zips == {*(f"downloads/{f}.zip" for f in load_config(built_site.root).families), "feed.xml", "releases.json"}

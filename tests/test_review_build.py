@@ -30,7 +30,10 @@ def test_every_page_of_a_review_build_says_so_and_a_published_build_never_does(t
     published = run_cli("build", "--root", str(root), "--out", str(out))
     assert published.returncode == 0 and published.stdout.startswith("built "), published.stdout
     assert [p.relative_to(out) for p in pages(out)] == [p.relative_to(out) for p in reviewed]
-    assert not any(BANNER in p.read_text(encoding="utf-8") or 'name="robots"' in p.read_text(encoding="utf-8") for p in pages(out))
+    assert not any(BANNER in p.read_text(encoding="utf-8") for p in pages(out))
+    # only the not-found page keeps search engines away, and without the review build's nofollow
+    assert [p.relative_to(out).as_posix() for p in pages(out) if 'name="robots"' in p.read_text(encoding="utf-8")] == ["404.html"]
+    assert NOINDEX not in (out / "404.html").read_text(encoding="utf-8")
     again = run_cli("build", "--root", str(root), "--out", str(out))
     assert again.stdout.startswith("up to date"), again.stdout
 
