@@ -683,7 +683,7 @@ def _release(config: SiteConfig, loaded: Loaded, outputs: dict[str, Outputs], pr
 
     sources = {f.rel: f.sha256 for f in sorted(loaded.files, key=lambda f: f.rel)}
     archived = releases.archived_tables(outputs, known)
-    ledger = releases.ledger(config.root, sources, config.families, archived, config.limits)
+    ledger = releases.ledger(config.root, sources, config.families, archived, config.limits, outputs)
     as_json = lambda value: orjson.loads(publish.json_bytes(value))  # noqa: E731 - compared with a manifest's JSON
     date, date_from = releases.release_date(dated_until(outputs), outputs, ledger)
     current = releases.Current(sources, as_json(manifest_records(outputs)["artifacts"]), as_json(ledger), publish.GENERATOR,

@@ -328,3 +328,43 @@ def new_amendment(root: Path, title: str, fid: str | None, kind: str) -> None:
     except SitegenError as exc:
         _fail(exc)
     click.echo(f"wrote {path}: replace every FILL IN, then build")
+
+
+@main.group()
+def freeze() -> None:
+    """Write a family's freeze record (data/<family>/freeze.json) by command, not by hand."""
+
+
+@freeze.command("record")
+@root_option
+@click.option("--family", "fid", required=True, help="The family whose freeze record it is.")
+def freeze_record_cmd(root: Path, fid: str) -> None:
+    """Record, at version 1 and its fingerprint now, every input the family freezes that its
+    record does not hold yet (a new amendment-log entry, a new frozen document)."""
+    from sitegen.config import load_config
+    from sitegen.freeze_record import freeze_rel, record
+
+    try:
+        added = record(load_config(root), fid)
+    except SitegenError as exc:
+        _fail(exc)
+    click.echo(f"recorded in {freeze_rel(fid)}: {', '.join(added)}" if added else f"{freeze_rel(fid)} already records every input {fid} freezes")
+
+
+@freeze.command("bump")
+@root_option
+@click.argument("key", metavar="KIND/ID")
+@click.option("--family", "fid", required=True, help="The family whose freeze record it is.")
+@click.option("--version", "version", required=True, help="The new version's label (v1.1.2).")
+@click.option("--amendment", required=True, help="The amendment-log entry that records why it changed (A7).")
+@click.option("--note", default="", help="What changed, in a sentence.")
+def freeze_bump_cmd(root: Path, key: str, fid: str, version: str, amendment: str, note: str) -> None:
+    """Add a version to a frozen input that was edited: its fingerprint now, and the entry of
+    the amendment log that records why."""
+    from sitegen.config import load_config
+    from sitegen.freeze_record import bump
+
+    try:
+        click.echo(f"recorded {bump(load_config(root), fid, key, version, amendment, note)}")
+    except SitegenError as exc:
+        _fail(exc)

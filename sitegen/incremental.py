@@ -77,7 +77,7 @@ import orjson
 
 from sitegen import clock
 from sitegen.errors import BuildError
-from sitegen.families import FeedEntry, Figure, Outputs, Page, Table
+from sitegen.families import FeedEntry, Figure, Kept, Outputs, Page, Table
 from sitegen.load import INPUT_PARTS, SourceFile, sha256_bytes, sha256_file, walk_inputs
 from sitegen.output_dir import GIT
 
@@ -366,7 +366,7 @@ class CachedRows:
 
 
 # The only classes an entry may hold, by name: the results a family hands the build.
-_CLASSES = {c.__name__: c for c in (Outputs, Page, Table, Figure, FeedEntry, SourceFile, DrawRef)}
+_CLASSES = {c.__name__: c for c in (Outputs, Page, Table, Figure, FeedEntry, Kept, SourceFile, DrawRef)}
 _INT64 = range(-(2 ** 63), 2 ** 64)  # what orjson holds as a JSON number
 
 

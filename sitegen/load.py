@@ -81,6 +81,10 @@ class Loaded:
     # records are not all there, so a check across documents would take the unread ones for
     # missing ones.
     incomplete: set[str] = field(default_factory=set)
+    # What each freeze record must hold, by its file (data/<family>/freeze.json): every input the
+    # family freezes, as sitegen.freeze.Wanted with its fingerprint now. Filled by the family's
+    # load; what `sitegen freeze record` and `bump` write from (sitegen.freeze_record).
+    frozen: dict[str, list] = field(default_factory=dict)
 
 
 def sha256_bytes(data: bytes) -> str:

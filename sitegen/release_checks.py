@@ -29,7 +29,7 @@ import io
 import json
 from typing import Any
 
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -96,10 +96,26 @@ class _Archived(TypedDict):
     csv_sha256: str
 
 
+class _Kept(TypedDict):
+    family: str
+    file: str
+    what: str
+    value: str
+    may_go: bool
+
+
+class _Entities(TypedDict):
+    file: str
+    ids: dict[str, list[str]]
+
+
 class _Ledger(TypedDict):
     log: dict[str, _LogRecord]
     freeze: dict[str, _Freeze]
     archived: dict[str, _Archived]
+    # a release made before sitegen kept records and entity ids has neither
+    kept: NotRequired[dict[str, _Kept]]
+    entities: NotRequired[dict[str, _Entities]]
 
 
 _LEDGER = TypeAdapter(_Ledger)
@@ -130,7 +146,8 @@ def check(prev: dict, chain: list[dict] | None, read, current: releases.Current)
     if chain is None:  # a site published before release records: only its inputs' hashes are known
         return _log(prev, None, current)
     last = chain[-1]
-    out = _log(prev, last, current) + _freeze(prev["ledger"], last, current) + _archived(prev, last, read, current)
+    out = (_log(prev, last, current) + _freeze(prev["ledger"], last, current) + _archived(prev, last, read, current)
+           + _kept(prev["ledger"], last, current) + _entities(prev["ledger"], last, current))
     if current.date < last["date"]:
         source = "SOURCE_DATE_EPOCH" if current.date_from == "SOURCE_DATE_EPOCH" else "the inputs' newest date"
         out.append(Problem(source, None, "", f"a release date on or after {last['date']}, the date of release {last['number']}", current.date))
@@ -227,6 +244,33 @@ def _archived(prev: dict, last: dict, read, current: releases.Current) -> list[P
     return out
 
 
+def _kept(prev_ledger: dict, last: dict, current: releases.Current) -> list[Problem]:
+    """Every record the previous release kept (a superseded attempt, an exclusion, a reference's
+    hash) is there still, unchanged; one that may go is unchanged while it is there."""
+    out, when, now = [], _release(last), current.ledger.get("kept", {})
+    for key, was in sorted(prev_ledger.get("kept", {}).items()):
+        have = now.get(key)
+        if have is None and not was["may_go"]:
+            out.append(Problem(was["file"], None, "", f"{was['what']}, as {when} published it (a published record is never deleted)", "none"))
+        elif have is not None and have["value"] != was["value"]:
+            out.append(Problem(have["file"], None, "", f"{was['what']} as {when} published it ({was['value']}): a published record is never rewritten",
+                               have["value"]))
+    return out
+
+
+def _entities(prev_ledger: dict, last: dict, current: releases.Current) -> list[Problem]:
+    """Every model id the previous release published is published still, under that id or as a
+    former id (`formerly`) of the model renamed from it."""
+    out, when = [], _release(last)
+    for fid, was in sorted(prev_ledger.get("entities", {}).items()):
+        now = current.ledger.get("entities", {}).get(fid, {}).get("ids", {})
+        former = {old for olds in now.values() for old in olds}
+        out += [Problem(was["file"], None, "", f"the model {eid} that {when} published, under that id or named in "
+                        "`formerly` by the model renamed from it (a link or citation of the old id must still find its model)", "no such id now")
+                for eid in sorted(was["ids"]) if eid not in now and eid not in former]
+    return out
+
+
 def _changed_inputs(prev: dict, current: releases.Current, stem: str) -> str:
     """Which of a table's inputs changed since the previous release, as words to add."""
     was = (prev.get("artifacts", {}).get(stem) or {}).get("sources", {})
@@ -289,12 +333,12 @@ def site_checks(files: dict, manifest: dict, outputs: dict, root, families: list
     if isinstance(chain, list) and chain and manifest.get("release") != chain[-1]:
         out.append(f"{MANIFEST} $.release: differs from the last record of {rel}")
     sources = {r: sha for r, sha in manifest.get("sources", {}).items() if f"raw/{r}" in files}
-    derived = json.loads(publish.json_bytes(releases.ledger(root, sources, families, releases.archived_tables(outputs), limits)))
+    derived = json.loads(publish.json_bytes(releases.ledger(root, sources, families, releases.archived_tables(outputs), limits, outputs)))
     ledger = manifest.get("ledger")
     if not isinstance(ledger, dict):
         out.append(f"{MANIFEST} $.ledger: expected the ledger of what later releases must keep; found none")
     else:
-        for part in ("log", "freeze", "archived"):
+        for part in ("log", "freeze", "archived", "kept", "entities"):
             have, want = ledger.get(part, {}), derived[part]
             have = have if isinstance(have, dict) else {}
             out += [f"{MANIFEST} $.ledger.{part}[{json.dumps(k, ensure_ascii=False)}]: "

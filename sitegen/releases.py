@@ -82,9 +82,10 @@ def chain_problems(chain, where: str) -> list[Problem]:
 # --------------------------------------------------------------------------- the ledger
 
 
-def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str, ArchivedCsv], limits) -> dict:
+def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str, ArchivedCsv], limits, outputs=None) -> dict:
     """What later releases must keep, from the inputs at ROOT (a site repository, or a built
-    site's raw/) whose SHA-256s SOURCES gives, and ARCHIVED_CSV (archived_tables)."""
+    site's raw/) whose SHA-256s SOURCES gives, ARCHIVED_CSV (archived_tables), and the
+    families' OUTPUTS (their kept records and entity ids: kept_records)."""
     log, freeze = {}, {}
     for fid in families:
         folder = amendments.log_dir(fid) + "/"
@@ -98,7 +99,18 @@ def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str
             # a list, in the file's order, so that a problem names the item where it is
             freeze[rel] = {"family": fid, "items": [{"key": f"{item['kind']}/{item['id']}", "history": item["history"]} for item in doc.get("items", [])]}
     archived = {stem: {"csv_sha256": csv.sha256} for stem, csv in sorted(archived_csv.items())}
-    return {"log": log, "freeze": freeze, "archived": archived}
+    kept, entities = kept_records(outputs or {})
+    return {"log": log, "freeze": freeze, "archived": archived, "kept": kept, "entities": entities}
+
+
+def kept_records(outputs) -> tuple[dict, dict]:
+    """The families' kept records (Outputs.kept) by "family/key", and their entity ids with the
+    ids each was published under before, by family."""
+    kept = {f"{fid}/{key}": {"family": fid, "file": k.file, "what": k.what, "value": k.value, "may_go": k.may_go}
+            for fid, o in sorted(outputs.items()) for key, k in sorted(o.kept.items())}
+    entities = {fid: {"file": o.entities_file, "ids": {e: sorted(was) for e, was in sorted(o.entities.items())}}
+                for fid, o in sorted(outputs.items()) if o.entities}
+    return kept, entities
 
 
 @dataclass(frozen=True)

@@ -433,6 +433,20 @@ def test_show_bible_missing_at_its_default_path_rejected_at_the_item(site_copy):
     assert p.found == "nothing"
 
 
+def test_a_task_set_bump_under_the_published_sweep_is_not_a_re_sweep(site_copy):
+    """A "re-sweep" that is only a version label (the same cells, sweep id and date, the task
+    set's new version frozen after the sweep) is refused at the sweep's date: a re-sweep is a
+    new sweep, run after the new version."""
+    freeze = read_json(site_copy, FREEZE_REL)
+    item = next(i for i in freeze["items"] if i["kind"] == "task-set")
+    item["history"].append({**item["history"][-1], "version": "2", "frozen_at": "2026-08-20T09:00:00Z", "note": "A re-sweep."})
+    write_json(site_copy, FREEZE_REL, freeze)
+    set_sweep_key(site_copy, ("task_set_version",), "2")
+    p = only([p for p in problems_of(site_copy) if where(p) == f"{SWEEP_REL} $.sweep.date"])
+    assert p.expected.startswith("a date on or after 2026-08-20, when task-set version 2 it ran was frozen") and "a re-sweep is a new sweep" in p.expected
+    assert p.found == "2026-08-08"
+
+
 # --------------------------------------------------------------------------- every file, every run
 
 

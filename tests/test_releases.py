@@ -167,6 +167,95 @@ def test_an_archived_sweep_rescored_is_refused(released, tmp_path, later):
                for line in rescored), rescored
 
 
+def rewrite_jsonl(path: Path, edit) -> None:
+    """Each record of the JSON-lines file at PATH passed through EDIT (which changes it in place)."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for record in records:
+        edit(record)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+
+
+def test_a_rerun_hidden_by_deleting_its_superseded_attempt_is_refused(released, tmp_path, later):
+    root = edited(released, tmp_path)
+    hidden = []
+
+    def drop(run):
+        if run.get("superseded") and not hidden:
+            hidden.append(run["id"])
+            run["superseded"] = []
+    rewrite_jsonl(root / "data/chronicle/runs.jsonl", drop)
+    lines = refused(root, released[1], tmp_path / "out")
+    assert any(line.startswith(f"data/chronicle/runs.jsonl: expected the superseded attempt 1 of run {hidden[0]} (rerun after a ")
+               and line.endswith("as release 1 (2026-12-01) published it (a published record is never deleted); found none")
+               for line in lines), lines
+
+
+def test_a_content_exclusion_deleted_is_refused(released, tmp_path, later):
+    root = edited(released, tmp_path)
+    path = root / "data/chronicle/selection.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    cand = next(c for c in doc["candidates"] if c.get("exclusion"))
+    cand["exclusion"] = None
+    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    # the seeded selection, drawn again, then holds the work: refused before the release is compared
+    lines = refused(root, released[1], tmp_path / "out")
+    assert any(cand["title"] in line and "found no line of data/chronicle/reference.jsonl for it" in line for line in lines), lines
+
+
+def renamed(root: Path, was: str, now: str, formerly: bool) -> None:
+    for rel in ("data/chronicle/cohort.json", "data/chronicle/runs.jsonl"):
+        path = root / rel
+        path.write_text(path.read_text(encoding="utf-8").replace(f'"{was}"', f'"{now}"'), encoding="utf-8")
+    if formerly:
+        path = root / "data/chronicle/cohort.json"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        next(e for e in doc["entrants"] if e["id"] == now)["formerly"] = [was]
+        path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def test_a_model_renamed_without_its_former_id_is_refused_and_with_it_passes(released, tmp_path, later):
+    root = edited(released, tmp_path)
+    renamed(root, "cohere/command-a-2", "cohere/command-a-2-0325", formerly=False)
+    lines = refused(root, released[1], tmp_path / "out")
+    assert ("data/chronicle/cohort.json: expected the model cohere/command-a-2 that release 1 (2026-12-01) published, under that id or named in "
+            "`formerly` by the model renamed from it (a link or citation of the old id must still find its model); found no such id now") in lines
+    renamed(root, "cohere/command-a-2-0325", "cohere/command-a-2-0325", formerly=True)
+    (root / "data/chronicle/cohort.json").write_text((root / "data/chronicle/cohort.json").read_text(encoding="utf-8").replace(
+        '"formerly": [\n        "cohere/command-a-2-0325"\n      ]', '"formerly": [\n        "cohere/command-a-2"\n      ]'), encoding="utf-8")
+    record = built(root, released[1], tmp_path / "out")
+    assert record["number"] == 2 and "data/chronicle/cohort.json" in record["changes"]["inputs_changed"]
+
+
+@pytest.fixture(scope="module")
+def released_nextchapter(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", PREVIOUS_EPOCH)
+    root = copy_site(tmp_path_factory.mktemp("nextchapter") / "site", families=["nextchapter"])
+    out = root.parent / "release-1"
+    build(load_config(root), out)
+    mp.undo()
+    return root, out
+
+
+def test_a_judged_reference_chapter_edited_with_its_hash_is_refused(released_nextchapter, tmp_path, later):
+    """The reference chapter judged beside every model's is edited and its stored SHA-256
+    updated to match: the file is consistent with itself, but not with what was published."""
+    root = copy_site(tmp_path / "site", cache_from=released_nextchapter[0], families=["nextchapter"])
+    first = []
+
+    def edit(item):
+        if not first:
+            first.append((item["id"], item["reference_sha256"]))
+            item["reference_chapter"] = item["reference_chapter"].replace("the", "a", 1)
+            item["reference_sha256"] = hashlib.sha256(item["reference_chapter"].encode("utf-8")).hexdigest()
+            first.append(item["reference_sha256"])
+    rewrite_jsonl(root / "data/nextchapter/items.jsonl", edit)
+    lines = refused(root, released_nextchapter[1], tmp_path / "out")
+    (item, was), now = first
+    assert any(line.startswith(f"data/nextchapter/items.jsonl: expected the frozen reference chapter of {item} in run ")
+               and f"as release 1 (2026-12-01) published it ({was})" in line and line.endswith(f"found {now}") for line in lines), lines
+
+
 def test_a_tampered_previous_release_is_refused(released, tmp_path, later):
     root, out = released
     prev = tmp_path / "previous"

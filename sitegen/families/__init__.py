@@ -127,6 +127,19 @@ class FeedEntry:
     html: str  # its content as HTML; every untrusted text in it already escaped
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A record a later release must keep as this one publishes it: a superseded attempt, an
+    exclusion, the hash a frozen reference was judged by. A later build given this release
+    (`--previous`) is refused if the record is gone or its value changed (sitegen.release_checks);
+    `may_go`: it may be gone (a sweep replaced by a new sweep), never changed while it is there."""
+
+    file: str  # the input file that holds it
+    what: str  # in words, for a refusal: "the superseded first attempt of run r1"
+    value: str  # what must stay: a SHA-256 (fingerprint.record_fingerprint of the record), or a short value
+    may_go: bool = False
+
+
 @dataclass
 class Outputs:
     pages: list[Page] = field(default_factory=list)
@@ -156,6 +169,14 @@ class Outputs:
     # What an input says it is beyond its bytes, by input file (an Inspect log's eval and run
     # ids, task, model, generation config): recorded in manifest.json beside the SHA-256s.
     provenance: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # What a later release must keep of this one's records, by a key unique in the family
+    # ("runs/r1/superseded/1"); see Kept. Recorded in the manifest's ledger.
+    kept: dict[str, Kept] = field(default_factory=dict)
+    # The ids this family publishes its models (entrants) under, each with the ids it was
+    # published under before (`formerly`): a later release may rename an id only by listing
+    # the old one there, so a link or a citation of the old id still finds its model.
+    entities: dict[str, list[str]] = field(default_factory=dict)
+    entities_file: str = ""  # the input file that lists them, for a refusal to name
 
 
 class Family(Protocol):

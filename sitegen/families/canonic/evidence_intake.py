@@ -37,6 +37,7 @@ from sitegen.families.canonic.codes import decoded
 from sitegen.families.canonic.models import ANCHOR_VALUES, ExternalBoard, Output, ProbesFile, SweepFile
 
 FREEZE_FILE = "data/canonic/freeze.json"
+SWEEP_FILE = "data/canonic/sweep.json"
 PROBES_FILE = "data/canonic/probes.json"
 EXTERNAL_FILE = "data/canonic/external.json"
 OUTPUTS_FILE = "data/canonic/outputs.jsonl"
@@ -153,7 +154,21 @@ def load_freeze(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | N
     if probes is not None or os.path.lexists(root / PROBES_FILE):  # a broken file's problems are its own: no comparison
         wanted.append(Wanted("probe-maximums", "probes", f"{PROBES_FILE} $.probes",
                              record_fingerprint(probe_maximums(probes)) if probes is not None else None))
-    return FreezeResult(src, freeze.frozen_at, check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems), documents)
+    loaded.frozen[FREEZE_FILE] = wanted
+    checks = check_frozen(freeze, FREEZE_FILE, wanted, loaded.problems)
+    _swept_after_freeze(sweep, checks, loaded.problems)
+    return FreezeResult(src, freeze.frozen_at, checks, documents)
+
+
+def _swept_after_freeze(sweep: SweepFile, checks, problems: list[Problem]) -> None:
+    """A sweep ran the task-set version it names, so it is dated on or after that version was
+    frozen: a task-set bump under an existing sweep (the same cells, id and date with a new
+    version label) is not a re-sweep. A re-sweep is a new sweep: a new id, run after the bump."""
+    for c in checks:
+        if c.kind == "task-set" and c.version == sweep.task_set_version and sweep.sweep.date < c.frozen_at[:10]:
+            problems.append(Problem(SWEEP_FILE, None, "$.sweep.date", f"a date on or after {c.frozen_at[:10]}, when task-set version {c.version} "
+                                    f"it ran was frozen ({FREEZE_FILE}): a re-sweep is a new sweep, with a new id and its own cells, run after "
+                                    "the new version", sweep.sweep.date))
 
 
 def load_probes(root: Path, loaded: Loaded, limits: Limits, sweep: SweepFile | None) -> tuple[SourceFile | None, ProbesFile | None]:

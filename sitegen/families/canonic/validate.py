@@ -32,10 +32,9 @@ from sitegen.parquet import ParquetReader, RawBatch, parse_batch
 from sitegen.families.canonic import evidence_intake as ev
 from sitegen.families.canonic import prompts
 from sitegen.families.canonic.codes import UNKNOWN, decoded, vocabularies
-from sitegen.families.canonic.evidence_intake import FreezeResult, aggregate_problems, task_set_fingerprint
+from sitegen.families.canonic.evidence_intake import SWEEP_FILE, FreezeResult, aggregate_problems, task_set_fingerprint
 from sitegen.families.canonic.models import ANCHOR_VALUES, WEIGHT_TOLERANCE, Cell, ExternalBoard, ProbesFile, SweepFile
 
-SWEEP_FILE = "data/canonic/sweep.json"
 CELLS_FILE = "data/canonic/cells.jsonl"
 # The same records as Parquet rows, which a harness at scale writes instead (sitegen.parquet):
 # a site holds one of the two.

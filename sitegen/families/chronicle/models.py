@@ -156,9 +156,14 @@ class Entrant(Strict):
     withdrawn_by: AmendmentId | None = None  # the amendment that withdrew it
     cohort: Slug  # the cohort entry it joined with
     release: Release | None = None  # a system's engine release: required for a system, none for a model
+    # The ids it was published under before a rename: a release that drops a published id
+    # without naming it here is refused (sitegen.release_checks), so an old link still finds it.
+    formerly: list[Slug] = Field(default_factory=list, max_length=20)
 
     @model_validator(mode="after")
     def _withdrawal(self) -> "Entrant":
+        if self.id in self.formerly:
+            raise ValueError(f"formerly lists the ids it was published under before, not its own id {self.id!r}")
         if (self.status == "withdrawn") != (self.withdrawn_by is not None):
             raise ValueError("withdrawn_by exactly when status is withdrawn")
         if (self.kind == "system") != (self.release is not None):

@@ -33,7 +33,7 @@ from sitegen import names
 from sitegen.amendments import Entry
 from sitegen.config import Limits
 from sitegen.contract import duplicates, validate_many, validate_one
-from sitegen.errors import Problem, short_repr
+from sitegen.errors import InputError, Problem, short_repr
 from sitegen.fingerprint import text_fingerprint
 from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json, read_jsonl, read_markdown
 from sitegen.families.chronicle.models import (
@@ -241,6 +241,7 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
                                     text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
         record, unrecorded = _published_record(root, log, freeze, archive is not None, out)
+        loaded.frozen[FREEZE_FILE] = wanted + [w for w in record if w.kind != ENTRY_KIND] + _log_entries(root, log)
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out) + published.entry_records(freeze)
     if len(out) > n_before or None in (cohort, archive, selection_record, selection, freeze, protocol, protocol_meta):
         return None
@@ -285,6 +286,22 @@ def _published_record(root: Path, log: amendments_mod.Log, freeze, archive_read:
                 out.append(Problem(FREEZE_FILE, None, f"$.items[{i}].history[{k}].note", f"the id of a later entry of the log that records this "
                                    f"correction of {eid} (a published entry changes only by a recorded correction)", short_repr(item.history[k].note)))
     return wanted, sorted(e for e in log.present if e not in recorded and _ENTRY_ID.fullmatch(e))
+
+
+def _log_entries(root: Path, log: amendments_mod.Log) -> list[freeze_mod.Wanted]:
+    """Every entry of the log that can be read, with the fingerprint of its text now: what the
+    freeze record holds of the log once each entry is recorded (sitegen.freeze_record)."""
+    out = []
+    for eid in sorted(log.present):
+        rel = f"{log.dir}/{eid}.md"
+        if not _ENTRY_ID.fullmatch(eid):
+            continue
+        try:
+            fingerprint = text_fingerprint(input_bytes(root, root / rel))
+        except (InputError, UnicodeDecodeError, OSError):
+            continue  # its problem is reported where it is read
+        out.append(freeze_mod.Wanted(ENTRY_KIND, published.entry_item_id(eid), rel, fingerprint))
+    return out
 
 
 # The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".

@@ -18,7 +18,7 @@ from html import escape
 from markupsafe import escape as markup_escape
 
 from sitegen import amendments, render
-from sitegen.families import FeedEntry, Figure, Outputs, Page, Table, first_rows
+from sitegen.families import FeedEntry, Figure, Kept, Outputs, Page, Table, first_rows
 from sitegen.families.declared import drill, metric_pages, settings
 from sitegen.families.declared.compare import comparisons
 from sitegen.families.declared.compute import Board, DeclaredResults, ScoredItem, SweepResult
@@ -291,6 +291,10 @@ def outputs(res: DeclaredResults) -> Outputs:
                 json.dumps(g.generation_config, sort_keys=True, ensure_ascii=False), g.samples,
                 json.dumps(g.dataset, sort_keys=True, ensure_ascii=False), g.epochs, g.superseded_by) for sid, g in logs], "inspect")
         out.provenance = {g.file: {k: v for k, v in g.as_dict().items() if k not in ("file", "sha256")} for _sid, g in logs}
+        # A superseded log stays published, marked superseded: a later release never hides a re-run.
+        out.kept.update({f"sweeps/{sid}/superseded/{g.file}": Kept(g.file, f"the log {g.file} of sweep {sid}, superseded by {g.superseded_by}",
+                                                                    f"SHA-256 {g.sha256}, superseded by {g.superseded_by}")
+                         for sid, g in logs if g.superseded_by})
     table("criteria", SENTENCES.table_criteria(cfg), ["id", "label", "min", "max", "direction", "weight", "optional"],
           [(c.id, c.label, c.min, c.max, c.direction, c.weight, c.optional) for c in cfg.criteria], "criteria",
           {config_rel(fid): sources[config_rel(fid)]})

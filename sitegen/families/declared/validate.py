@@ -250,8 +250,11 @@ def frozen_inputs(fid: str, table: dict, prompts: list | None) -> list[freeze_mo
 
 def _freeze(fid: str, root: Path, config: BenchmarkConfig, raw: dict, loaded: Loaded, limits, files: dict[str, SourceFile]) -> list[freeze_mod.FrozenCheck]:
     rel = freeze_rel(fid)
+    wanted = frozen_inputs(fid, raw[config_rel(fid)], raw.get(data_rel(fid, "prompts.jsonl")))
     if not os.path.lexists(root / rel):
-        loaded.problems.append(Problem(rel, None, "", f"the freeze record (freeze.kind = \"recorded\" in {config_rel(fid)})", "no such file"))
+        loaded.frozen[rel] = wanted  # `sitegen freeze record` writes it
+        loaded.problems.append(Problem(rel, None, "", f"the freeze record (freeze.kind = \"recorded\" in {config_rel(fid)}: "
+                                       f"`sitegen freeze record --family {fid}` writes it)", "no such file"))
         return []
     src, rec = read_json(root, root / rel, loaded, limits)
     if src is not None:
@@ -262,7 +265,8 @@ def _freeze(fid: str, root: Path, config: BenchmarkConfig, raw: dict, loaded: Lo
     loaded.problems.extend(errs)
     if record is None:
         return []
-    return freeze_mod.check(record, rel, frozen_inputs(fid, raw[config_rel(fid)], raw.get(data_rel(fid, "prompts.jsonl"))), loaded.problems)
+    loaded.frozen[rel] = wanted
+    return freeze_mod.check(record, rel, wanted, loaded.problems)
 
 
 def _config(fid: str, root: Path, loaded: Loaded, limits, files: dict[str, SourceFile], raw: dict) -> BenchmarkConfig | None:
