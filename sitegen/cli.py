@@ -157,20 +157,39 @@ def serve(root: Path, out: Path | None, host: str, port: int, clean: bool) -> No
 @root_option
 @click.option("--no-cache", is_flag=True, help="Check everything again: do not read the build cache.")
 @click.option("--all", "every", is_flag=True, help="List every problem: no cap on the lines shown per file.")
-def validate(root: Path, no_cache: bool, every: bool) -> None:
+@click.option("--history", "history", is_flag=True,
+              help="Also check every commit that changed an amendment log or a freeze record against the one before (needs git history).")
+@click.option("--since", default=None, metavar="REV", help="With --history: start from commit REV instead of the first.")
+def validate(root: Path, no_cache: bool, every: bool, history: bool, since: str | None) -> None:
     """Run every check a build makes, write nothing; list every problem."""
+    from sitegen import history as history_mod
     from sitegen.build import validate as run_validate
     from sitegen.config import load_config
 
+    problems, checked = [], None
     try:
-        for warning in run_validate(load_config(root), cache=not no_cache):
-            click.echo(f"warning: {warning}", err=True)
-    except InputError as exc:
-        click.echo(exc.render(None if every else SHOWN_PER_FILE), err=True)
-        sys.exit(1)
+        config = load_config(root)
+        try:
+            for warning in run_validate(config, cache=not no_cache):
+                click.echo(f"warning: {warning}", err=True)
+        except InputError as exc:
+            problems += exc.problems
+        if since is not None and not history:
+            raise BuildError("--since: expected --history with it (the commit to check the history from)")
+        if history:
+            checked, found = history_mod.check(config, since)
+            problems += found
     except SitegenError as exc:
+        if problems:
+            click.echo(InputError(problems).render(None if every else SHOWN_PER_FILE), err=True)
         _fail(exc)
+    if problems:
+        click.echo(InputError(problems).render(None if every else SHOWN_PER_FILE), err=True)
+        sys.exit(1)
     click.echo("valid: every artifact meets its contract and every stated number agrees")
+    if checked is not None:
+        click.echo(f"history: {checked} states of the amendment logs and freeze records, each keeping what the one before held"
+                   if checked > 1 else "history: no commit before this one changed an amendment log or a freeze record")
 
 
 @main.command()

@@ -6,7 +6,9 @@
   Show Bible. It never touches an item already there.
 - `bump KIND/ID --version V --amendment AID` adds a version to an item whose input was edited:
   its fingerprint now, the amendment-log entry that records why (release_checks refuses a
-  version added since the previous release without one new since then).
+  version added since the previous release without one new since then). A frozen document's
+  text at the version it replaces is kept, from git's HEAD, where its page shows it
+  (sitegen.frozen_texts).
 
 Both take the time from the build's clock (SOURCE_DATE_EPOCH when set, sitegen.clock) and what
 the family freezes from its own load (Loaded.frozen), so the rules are the build's: the record
@@ -18,12 +20,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 from sitegen import amendments, clock
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
+from sitegen.fingerprint import text_fingerprint
 from sitegen.freeze import Wanted
+from sitegen.frozen_texts import versions_dir
 from sitegen.load import Loaded
 from sitegen.site_families import for_site
 
@@ -146,8 +151,38 @@ def bump(config: SiteConfig, fid: str, key: str, version: str, amendment: str, n
         raise InputError(problems)
     item["history"].append({"version": version, "fingerprint": w.recomputed, "frozen_at": clock.now_iso(), "note": note,
                             "amendment": amendment})
-    _write_checked(config, fid, before, doc, problems_before)
-    return f"{where}: {key} version {version} (fingerprint {w.recomputed}), recorded by {amendment}"
+    kept, said = _keep_text(config, fid, item, last)
+    try:
+        _write_checked(config, fid, before, doc, problems_before)
+    except BaseException:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+        raise
+    return f"{where}: {key} version {version} (fingerprint {w.recomputed}), recorded by {amendment}{said}"
+
+
+def _keep_text(config: SiteConfig, fid: str, item: dict, last: dict) -> tuple[Path | None, str]:
+    """A frozen document's text at the version being replaced, kept where its page reads it
+    (sitegen.frozen_texts), from git's HEAD when it is that version there: (the file written,
+    or None; what to add to the message)."""
+    rel = item.get("path")
+    if not rel:
+        return None, ""
+    target = config.root / versions_dir(fid, item["id"]) / f"{last['version']}.md"
+    if target.exists():
+        return None, ""
+    try:
+        done = subprocess.run(["git", "-C", str(config.root), "show", f"HEAD:./{rel}"], capture_output=True, timeout=60, check=False)
+        data = done.stdout if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired):
+        data = None
+    rel_target = target.relative_to(config.root).as_posix()
+    if data is None or text_fingerprint(data) != last.get("fingerprint"):
+        return None, (f"; the text of version {last['version']} is not in git's HEAD, so its page cannot show it: put it at {rel_target} "
+                      f"(its fingerprint must be {last.get('fingerprint')})")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _replace(target, data)
+    return target, f"; the text of version {last['version']} kept at {rel_target}"
 
 
 def _entry_date(config: SiteConfig, fid: str, entry_id: str) -> str | None:

@@ -155,6 +155,8 @@ def check(prev: dict, chain: list[dict] | None, read, current: releases.Current)
 
 
 def _release(last: dict | None) -> str:
+    if last and "label" in last:  # a commit, when the history is the witness (sitegen.history)
+        return last["label"]
     return f"release {last['number']} ({last['date']})" if last else "the previous release"
 
 
@@ -174,17 +176,24 @@ def _log(prev: dict, last: dict | None, current: releases.Current) -> list[Probl
         elif now[rel]["sha256"] != was["sha256"]:
             out.append(Problem(rel, None, "", f"entry {was['id']} byte for byte as {_release(last)} published it (SHA-256 {was['sha256']}): "
                                "a correction is a new entry", f"SHA-256 {now[rel]['sha256']}: its file was edited"))
+    # A family whose log the previous release did not publish starts its log now: its entries
+    # may be older than that release (a benchmark that joins a site brings its history).
+    logged = {rel.split("/")[1] for rel in ledger}
     for rel, entry in sorted(now.items()):
-        if rel not in ledger and last and entry["date"] < last["date"]:
+        if rel not in ledger and last and entry["date"] < last["date"] and rel.split("/")[1] in logged:
             out.append(Problem(rel, None, "date", f"a date on or after {last['date']}, the date of {_release(last)}: an entry new since "
                                "then is not dated before it", entry["date"]))
     return out
 
 
-def _freeze(prev_ledger: dict, last: dict, current: releases.Current) -> list[Problem]:
+def _freeze(prev_ledger: dict, last: dict, current: releases.Current, dated: bool = False) -> list[Problem]:
+    """The freeze records against the previous ones. `dated` (a commit as the witness): an entry
+    dated on or after it counts as new since it too, so that a version recorded in a later
+    commit than its entry, on the same day or after, is not refused."""
     out, when = [], _release(last)
     now_log = current.ledger["log"]
-    new_ids = {(e["family"], e["id"]) for rel, e in now_log.items() if rel not in prev_ledger.get("log", {})}
+    new_ids = {(e["family"], e["id"]) for rel, e in now_log.items() if rel not in prev_ledger.get("log", {})
+               or (dated and str(e["date"]) >= last["date"])}
     for rel, was in sorted(prev_ledger.get("freeze", {}).items()):
         listed = current.ledger["freeze"].get(rel, {}).get("items", [])
         items, index = releases.frozen_items(listed), {item["key"]: i for i, item in enumerate(listed)}
@@ -207,6 +216,10 @@ def _freeze(prev_ledger: dict, last: dict, current: releases.Current) -> list[Pr
             for k in range(len(history), len(today)):
                 out += _new_version(rel, f"{at}[{k}]", key, today[k], was["family"], new_ids, last)
     return out
+
+
+# The rules for the log and the freeze records, for a commit as the witness (sitegen.history)
+log_rules, freeze_rules = _log, _freeze
 
 
 def _new_version(rel: str, at: str, key: str, entry: dict, fid: str, new_ids: set, last: dict) -> list[Problem]:

@@ -4,6 +4,7 @@ written by a command, refusing what the build's rules refuse and leaving the fil
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -67,20 +68,42 @@ def test_bump_refuses_every_fault_at_once_and_writes_nothing(site):
     assert done.returncode == 1 and "task-set/x: expected one of the inputs chronicle freezes (protocol/protocol-v1.1, " in done.stderr
 
 
-def test_an_edited_protocol_bumped_with_its_amendment_validates(site):
+def commit_all(root: Path) -> None:
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=m", "-c", "user.email=m@example.org", "commit", "-q", "-m", "site"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, timeout=60)
+
+
+def test_a_rule_deleted_under_a_wording_only_bump_is_on_the_protocol_page(site, tmp_path):
+    """The edit alone is refused; bumped with its amendment it builds, the text of the version
+    it replaced is kept from git's HEAD, and the protocol page lists the deleted rule, whatever
+    the note says: no check can tell a rule from its wording, a reader can."""
+    from sitegen.build import build
+
+    commit_all(site)
     path = site / PROTOCOL
     path.write_text(path.read_text(encoding="utf-8").replace("Every future model addition follows §6 verbatim. ", ""), encoding="utf-8")
-    with pytest.raises(InputError):  # the edit alone is refused
+    with pytest.raises(InputError):
         validate(load_config(site), cache=False)
     new_entry(site)
     record(load_config(site), "chronicle")
-    said = bump(load_config(site), "chronicle", "protocol/protocol-v1.1", "v1.1.2", "A7", "A rule withdrawn, as A7 records.")
+    said = bump(load_config(site), "chronicle", "protocol/protocol-v1.1", "v1.1.2", "A7", "Wording only.")
     fingerprint = text_fingerprint(path.read_bytes())
-    assert said == f"{FREEZE} $.items[0].history: protocol/protocol-v1.1 version v1.1.2 (fingerprint {fingerprint}), recorded by A7"
+    kept = "content/chronicle/versions/protocol-v1.1/v1.1.1.md"
+    assert said == (f"{FREEZE} $.items[0].history: protocol/protocol-v1.1 version v1.1.2 (fingerprint {fingerprint}), recorded by A7; "
+                    f"the text of version v1.1.1 kept at {kept}")
+    assert text_fingerprint((site / kept).read_bytes()) == items(site)["protocol/protocol-v1.1"]["history"][1]["fingerprint"]
     assert items(site)["protocol/protocol-v1.1"]["history"][-1] == {
-        "version": "v1.1.2", "fingerprint": fingerprint, "frozen_at": "2026-12-15T00:00:00Z", "note": "A rule withdrawn, as A7 records.",
-        "amendment": "A7"}
-    validate(load_config(site), cache=False)
+        "version": "v1.1.2", "fingerprint": fingerprint, "frozen_at": "2026-12-15T00:00:00Z", "note": "Wording only.", "amendment": "A7"}
+    build(load_config(site), tmp_path / "out")
+    page = (tmp_path / "out/chronicle/protocol/index.html").read_text(encoding="utf-8")
+    at = page.index('<h4 id="version-v1.1.2">')
+    assert "Against version v1.1.1: one sentence removed.</p>" in page[at:]
+    assert "<li><del><span class=\"change\">Removed:</span> Every future model addition follows §6 verbatim.</del></li></ul>" in page[at:]
+    # a kept text that is not the version it is named for is refused
+    (site / kept).write_text("Something else.\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        validate(load_config(site), cache=False)
+    assert any(str(p).startswith(f"{kept}: expected the text of version v1.1.1 of protocol/protocol-v1.1, fingerprint ") for p in e.value.problems)
 
 
 def test_a_bump_the_build_would_refuse_is_put_back(site, monkeypatch):

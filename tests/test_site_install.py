@@ -72,6 +72,11 @@ def test_the_generated_workflow_installs_and_builds_the_site_in_a_clean_environm
     where = sh("command -v sitegen && python -c 'import sitegen, inspect_ai; print(sitegen.__file__)'")
     assert where.returncode == 0 and where.stdout.startswith(str(venv)), where.stdout + where.stderr
     assert str(venv) in where.stdout.splitlines()[-1]  # the installed wheel, not this checkout
+    # the workflow runs in a checkout with its whole history (fetch-depth: 0): Validate reads it
+    assert run["Validate"] == "sitegen validate --history"
+    assert next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))["with"]["fetch-depth"] == 0
+    identity = "-c user.name=m -c user.email=m@example.org"
+    assert sh(f"git init -q && git add -A && git {identity} commit -q -m 'the site'").returncode == 0
     for name in ("Validate", "Build", "Verify"):
         done = sh(run[name])
         assert done.returncode == 0, (name, done.stdout[-2000:], done.stderr[-2000:])

@@ -53,8 +53,12 @@ def task_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     out.tables.append(Table("canonic/task-origins", SENTENCES.table_task_origins(),
                             ["domain", "show", "tasks", "novel", "canonical_anchored", "novel_share"],
                             [(d, sh, n, a, b, a / n) for d, sh, n, a, b in origins], sweep_only, "canonic.tasks"))
+    # The task set's versions, oldest first, as the freeze record holds them: the tasks on the
+    # page are the version the sweep ran (the contract refuses any other).
+    task_set = next((f for f in res.input.freeze.checks if f.kind == "task-set"), None)
     ctx = {**common, "domain_name": domain_name, "shows": shows, "task_path": task_path, "ladder_path": ladder_path,
-           "laddered": laddered, "origins": origins, "novel": novel, "prompt_slots": slots_in_use(s)}
+           "laddered": laddered, "origins": origins, "novel": novel, "prompt_slots": slots_in_use(s),
+           "task_set_versions": task_set.history if task_set is not None else []}
     out.fragments["canonic.tasks"] = ("canonic/_tasks.html", ctx)
     out.fragments["canonic.prompts"] = ("canonic/_prompts.html", ctx)
     out.fragments["canonic.bibles"] = ("canonic/_bibles.html", ctx)

@@ -227,7 +227,7 @@ def outputs(res: ChronicleResults) -> Outputs:
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
              {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": protocol_frozen,
               "quotes_min": QUOTES_MIN, "quotes_max": QUOTES_MAX, "quote_max_chars": QUOTE_MAX_CHARS, "location_max": LOCATION_MAX,
-              "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded}),
+              "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded, "protocol_versions": inp.protocol_versions}),
         Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
              {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
               "record": inp.selection_record, "selection": inp.selection, "candidates": _candidate_order(res),

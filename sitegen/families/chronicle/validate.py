@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import TypeAdapter
@@ -29,6 +29,7 @@ from pydantic import TypeAdapter
 from sitegen import amendments as amendments_mod
 from sitegen import clock
 from sitegen import freeze as freeze_mod
+from sitegen import frozen_texts
 from sitegen import names
 from sitegen.amendments import Entry
 from sitegen.config import Limits
@@ -71,6 +72,8 @@ class ChronicleInput:
     frozen: list[freeze_mod.FrozenCheck]
     files: dict[str, SourceFile]
     unrecorded: list[str]  # entries of the log not yet in the freeze record (still open to edits)
+    # every version of the protocol, oldest first, with its text where it is kept (sitegen.frozen_texts)
+    protocol_versions: list[frozen_texts.Version] = field(default_factory=list)
 
 
 def weighted_composite(run, weights: dict[str, float]) -> float:
@@ -236,16 +239,19 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
     # the protocol's freeze date, or from cohort.json's when the protocol's front matter is broken.
     frozen_on = protocol_meta.frozen_on if protocol_meta is not None else cohort.protocol_frozen_on if cohort is not None else None
     amendments_mod.check(log, out, (frozen_on, "the protocol's freeze") if frozen_on else None)
-    frozen, unrecorded = [], []
+    frozen, unrecorded, versions = [], [], []
     if freeze is not None and protocol is not None and protocol_meta is not None:
         wanted = [freeze_mod.Wanted("protocol", f"protocol-{protocol_meta.version}", PROTOCOL_DOC,
                                     text_fingerprint(input_bytes(root, root / PROTOCOL_DOC)))]
         record, unrecorded = _published_record(root, log, freeze, archive is not None, out)
         loaded.frozen[FREEZE_FILE] = wanted + [w for w in record if w.kind != ENTRY_KIND] + _log_entries(root, log)
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out) + published.entry_records(freeze)
+        versions = [frozen_texts.read(root, "chronicle", f, input_bytes(root, root / PROTOCOL_DOC), loaded, limits, FREEZE_FILE)
+                    for f in frozen if f.kind == "protocol"]
     if len(out) > n_before or None in (cohort, archive, selection_record, selection, freeze, protocol, protocol_meta):
         return None
-    return ChronicleInput(cohort, runs, refs, archive, selection_record, selection, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded)
+    return ChronicleInput(cohort, runs, refs, archive, selection_record, selection, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded,
+                          versions[0] if versions else [])
 
 
 # What the site has published stays as published: each entry of the amendment log and the v1.0
