@@ -256,6 +256,61 @@ def test_a_judged_reference_chapter_edited_with_its_hash_is_refused(released_nex
                and f"as release 1 (2026-12-01) published it ({was})" in line and line.endswith(f"found {now}") for line in lines), lines
 
 
+@pytest.fixture(scope="module")
+def released_canonic(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", PREVIOUS_EPOCH)
+    root = copy_site(tmp_path_factory.mktemp("canonic") / "site", families=["canonic"])
+    out = root.parent / "release-1"
+    build(load_config(root), out)
+    mp.undo()
+    return root, out
+
+
+def canonic_copy(released_canonic, tmp_path: Path) -> tuple[Path, dict, dict]:
+    root = copy_site(tmp_path / "site", cache_from=released_canonic[0], families=["canonic"])
+    return root, json.loads((root / "data/canonic/sweep.json").read_text(encoding="utf-8")), \
+        json.loads((root / "data/canonic/freeze.json").read_text(encoding="utf-8"))
+
+
+def write_canonic(root: Path, sweep: dict, freeze: dict) -> None:
+    (root / "data/canonic/sweep.json").write_text(json.dumps(sweep, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (root / "data/canonic/freeze.json").write_text(json.dumps(freeze, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def test_a_canonic_task_edited_with_its_freeze_entry_rewritten_is_refused(released_canonic, tmp_path, later):
+    """The task's text and both fingerprints that cover it rewritten to match: consistent with
+    itself, so only the previous release can tell."""
+    from sitegen.families.canonic.evidence_intake import task_set_fingerprint
+    from sitegen.families.canonic.models import SweepFile
+
+    root, sweep, freeze = canonic_copy(released_canonic, tmp_path)
+    sweep["tasks"][0]["premise"] += " And then it rained."
+    fingerprint = task_set_fingerprint(SweepFile.model_validate(sweep).tasks)
+    sweep["task_set_fingerprint"] = fingerprint
+    k = next(k for k, i in enumerate(freeze["items"]) if i["kind"] == "task-set")
+    was = freeze["items"][k]["history"][0]["fingerprint"]
+    freeze["items"][k]["history"][0]["fingerprint"] = fingerprint
+    write_canonic(root, sweep, freeze)
+    lines = refused(root, released_canonic[1], tmp_path / "out")
+    assert any(line.startswith(f"data/canonic/freeze.json $.items[{k}].history[0]: expected version 1 of task-set/task-set as release 1 "
+                               f"(2026-12-01) published it (fingerprint {was})") and line.endswith(f"found fingerprint {fingerprint}")
+               for line in lines), lines
+    assert any(line.startswith("data/canonic/sweep.json: expected sweep full-001 (a re-sweep is a new sweep, with a new id) as release 1")
+               and line.endswith(f"task-set version 1 (fingerprint {fingerprint})") for line in lines), lines
+
+
+def test_a_canonic_re_sweep_that_is_only_a_version_label_is_refused(released_canonic, tmp_path, later):
+    root, sweep, freeze = canonic_copy(released_canonic, tmp_path)
+    item = next(i for i in freeze["items"] if i["kind"] == "task-set")
+    item["history"].append({**item["history"][-1], "version": "2", "frozen_at": "2026-12-10T09:00:00Z", "note": "A re-sweep."})
+    sweep["task_set_version"] = "2"
+    write_canonic(root, sweep, freeze)
+    lines = refused(root, released_canonic[1], tmp_path / "out")
+    assert any(line.startswith("data/canonic/sweep.json $.sweep.date: expected a date on or after 2026-12-10, when task-set version 2 it ran "
+                               "was frozen") and line.endswith("found 2026-08-08") for line in lines), lines
+
+
 def test_a_tampered_previous_release_is_refused(released, tmp_path, later):
     root, out = released
     prev = tmp_path / "previous"

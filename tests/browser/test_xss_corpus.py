@@ -249,13 +249,13 @@ def refreeze(root: Path) -> None:
     a rubric's or a prompt's version is bumped in the sweep and the freeze record, the task set's
     and a Show Bible's fingerprint get a new history entry whose version the sweep then records,
     the protocol's a new history entry, a reference chapter its new SHA-256."""
-    def bump(freeze: dict, kind: str, item_id: str, fingerprint: str, version: str | None = None, note: str = "") -> str:
+    def bump(freeze: dict, kind: str, item_id: str, fingerprint: str, version: str | None = None, note: str = "", at: str = LATER) -> str:
         item = next(i for i in freeze["items"] if i["kind"] == kind and i["id"] == item_id)
         last = item["history"][-1]
         if last["fingerprint"] == fingerprint:
             return last["version"]
         version = version or last["version"] + "-xss"
-        item["history"].append({"version": version, "fingerprint": fingerprint, "frozen_at": LATER, "note": note})
+        item["history"].append({"version": version, "fingerprint": fingerprint, "frozen_at": at, "note": note})
         return version
 
     sweep = read_json(root, SWEEP_REL)
@@ -272,7 +272,8 @@ def refreeze(root: Path) -> None:
             bump(freeze, "prompt", key, ref_prompt_fingerprint(prompt), prompt["version"])
     # the sweep says it ran what is frozen now: each bump is a re-sweep here
     sweep["task_set_fingerprint"] = ref_fingerprint(sweep["tasks"])
-    sweep["task_set_version"] = bump(freeze, "task-set", "task-set", sweep["task_set_fingerprint"])
+    # frozen on the sweep's own day, after the version before: a sweep runs a version frozen by then
+    sweep["task_set_version"] = bump(freeze, "task-set", "task-set", sweep["task_set_fingerprint"], at=f"{sweep['sweep']['date']}T23:59:59Z")
     for sh in sweep["shows"]:
         sh["bible_version"] = bump(freeze, "show-bible", sh["id"], ref_text_fingerprint((root / f"content/canonic/bibles/{sh['id']}.md").read_bytes()))
     write_json(root, SWEEP_REL, sweep)
