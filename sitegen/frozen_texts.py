@@ -73,6 +73,15 @@ def read(root: Path, fid: str, check: FrozenCheck, current: bytes, loaded: Loade
 
 
 # A sentence ends at . ! or ? after a word (not "6." numbering a list item), followed by space.
+def read_files(root: Path, fid: str, loaded: Loaded, limits) -> None:
+    """Read every kept text of FID's frozen documents for its problems alone (a file over the
+    size limit, one that is not a regular file), when the documents they are versions of could
+    not be read: each input file's problem is reported whatever else is broken."""
+    folder = root / f"content/{fid}/versions"
+    for path in sorted(folder.rglob("*.md")) if folder.is_dir() else ():
+        read_bytes(root, path, loaded, limits)
+
+
 _SENTENCE = re.compile(r"(?<=[^\d\s][.!?])\s+")
 
 

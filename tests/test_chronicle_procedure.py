@@ -280,6 +280,40 @@ def test_the_hard_word_cap_is_the_one_the_frozen_protocol_states(chron):
     assert {(q.file, q.line, q.path) for q in found if q is not p} == {(RUNS_REL, k, "$.stop_reason") for k in capped}
 
 
+def test_the_instrument_and_its_judge_are_the_ones_the_frozen_protocol_states(chron):
+    """Section 3a pins the instrument's hash and names its judge: a cohort record naming another
+    judge (which the home page would publish) or another hash is refused at its key."""
+    cohort = read_json(chron, COHORT_REL)
+    cohort["instrument"]["judge"] = "GPT-5.6 Sol"
+    cohort["instrument"]["id"] = "obr-v2.2-2026-09-20"
+    write_json(chron, COHORT_REL, cohort)
+    found = {p.path: p for p in problems(chron) if p.file == COHORT_REL and p.path.startswith("$.instrument.")}
+    assert set(found) == {"$.instrument.judge", "$.instrument.id"}, found
+    assert found["$.instrument.judge"].expected.startswith("'Claude Sonnet 4.6', as the frozen protocol states (content/chronicle/protocol.md:")
+    assert found["$.instrument.judge"].found == '"GPT-5.6 Sol"'
+    assert found["$.instrument.id"].expected.startswith("'obr-v2.1-2026-03-08', as the frozen protocol states")
+
+
+def test_a_free_run_ends_at_the_models_own_stop_and_a_word_target_is_reached(chron):
+    """Section 2: a free run is continued "only while `finish=length`", and a sustained run
+    "until ≥85,000 words": a free run continued after the model stopped, one said to stop
+    voluntarily whose last call hit the limit, and a run said to reach the target short of it
+    are each refused."""
+    runs = runs_of(chron)
+    free = [k for k, r in enumerate(runs) if r["arm"] == "free-run" and len(r["calls"]) >= 2]
+    continued, mislabelled = free[0], free[1]
+    runs[continued]["calls"][0]["finish"] = "stop"  # and yet a second call followed
+    runs[mislabelled]["calls"][-1]["finish"] = "length"
+    short = next(k for k, r in enumerate(runs) if r["arm"] == "sustained" and r["stop_reason"] == "word-target")
+    set_words(runs[short], 84_000)  # within the 80,000-word band: only the target is broken
+    write_runs(chron, runs)
+    found = {(p.line, p.path): p for p in problems(chron) if p.file == RUNS_REL}
+    assert set(found) == {(continued + 1, "$.calls[0].finish"), (mislabelled + 1, "$.stop_reason"), (short + 1, "$.words")}, found
+    assert "a free run is continued only while a call ends at the length limit" in found[(continued + 1, "$.calls[0].finish")].expected
+    assert found[(short + 1, "$.words")].expected.startswith("at least 85,000 words, the word target the frozen protocol sets")
+    assert found[(short + 1, "$.words")].found == "84,000"
+
+
 @pytest.mark.parametrize("alias", ["x-ai/grok-latest", "openrouter/auto", "x-ai/grok.latest"])
 def test_a_moving_alias_slug_is_refused(chron, alias):
     cohort = read_json(chron, COHORT_REL)
@@ -542,7 +576,11 @@ def test_the_protocol_says_what_its_old_address_is_and_its_versions_say_when_tha
     redirects = tomllib.loads((REPO_ROOT / "netlify.toml").read_text(encoding="utf-8"))["redirects"]
     assert {"from": "/protocol-v1.1.html", "to": "/chronicle/protocol/", "status": 301} in redirects
     text = page_text(built_site.out / "chronicle/protocol/index.html")
-    assert "mirrored" not in text and "its old address on this site, /protocol-v1.1.html, redirects here" in text
+    html = (built_site.out / "chronicle/protocol/index.html").read_text(encoding="utf-8")
+    in_force = html[html.index('<article class="prose">'):html.index("</article>")]
+    assert "mirrored" not in in_force and "its old address on this site" in in_force
+    # the first version's text, kept with its fingerprint, still says what it said
+    assert "Removed: This document is the canonical methodology reference and is mirrored on this site at `/protocol-v1.1.html`;" in text
     history = read_json(built_site.root, FREEZE_REL)["items"][0]["history"]
     assert [h["version"] for h in history] == ["v1.1", "v1.1.1"] and history[0]["frozen_at"] < "2026-08-21T06:30"
     assert "version in force v1.1.1, frozen 2026-09-02T09:00:00Z" in text
@@ -728,3 +766,28 @@ def test_a_timeline_off_the_text_or_outside_the_vocabulary_is_refused(chron, fau
     path = path.replace("LASTTAG", str(len(s["engagement"][0]["tags"]) - 1)).replace("LAST", str(len(s["engagement"]) - 1))
     got = [(p.line, p.path) for p in problems(chron)]
     assert (1, path) in got, got
+
+
+def test_the_shared_judge_and_the_exhibits_verdict_are_said_from_the_data(built_site, chron):
+    """Section 3a: the judge shares a base model with Chronicle. The system's board and the
+    exhibit say so because the cohort's judge is the exhibit's base model; the exhibit's verdict
+    follows its interval's sign; with another base model neither page says it."""
+    cohort = read_json(built_site.out / "raw", COHORT_REL)
+    assert cohort["instrument"]["judge_slug"] == cohort["exhibit"]["base_model"]
+    board = page_text(built_site.out / "chronicle/boards/system/index.html")
+    exhibit = page_text(built_site.out / "chronicle/exhibit/index.html")
+    assert "The judge is Chronicle's own base model." in board and "The judge is the base model." in exhibit
+    with (built_site.out / "chronicle/exhibit.csv").open(encoding="utf-8", newline="") as f:
+        row = next(csv.DictReader(f))
+    low, high = float(row["difference_low"]), float(row["difference_high"])
+    verdict = ("scores higher than its base model" if low > 0 else "scores lower than its base model" if high < 0
+               else "no difference is shown")
+    assert f"Verdict: Chronicle {verdict}" in exhibit or f"Verdict: {verdict}" in exhibit
+    assert "in the sustained arm, on the same briefs and instrument" in exhibit
+    # another base model (the judge now shares nothing with the system): neither page says it
+    cohort = read_json(chron, COHORT_REL)
+    cohort["exhibit"]["base_model"] = "openai/gpt-5.6-sol"
+    write_json(chron, COHORT_REL, cohort)
+    out = build_site(chron)
+    assert "shared-judge" not in (out / "chronicle/boards/system/index.html").read_text(encoding="utf-8")
+    assert "shared-judge" not in (out / "chronicle/exhibit/index.html").read_text(encoding="utf-8")

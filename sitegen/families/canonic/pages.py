@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from sitegen import amendments, stats
-from sitegen.families import Figure, Kept, Outputs, Page, Table, first_rows
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
+from sitegen.families.canonic import kept
 from sitegen.families.canonic.compute import CanonicResults
 from sitegen.families.canonic.evidence_pages import evidence_outputs
 from sitegen.families.canonic.feed import feed_entries
@@ -107,7 +108,7 @@ def outputs(res: CanonicResults) -> Outputs:
     if withheld:
         texts["canonic.withheld"] = SENTENCES.withheld(withheld)
     out = Outputs(pages=pages, tables=tables, figures=list(figures.values()), fragments=fragments, summary=summary,
-                  raw_files=sorted(raw), texts=texts, feed=feed_entries(res), kept=_kept(inp))
+                  raw_files=sorted(raw), texts=texts, feed=feed_entries(res), kept=kept.records(inp))
     evidence_outputs(res, {**common, "exclusion_rows": exclusion_rows}, out)
     task_outputs(res, common, out)
     row_outputs(res, common, out)
@@ -115,14 +116,6 @@ def outputs(res: CanonicResults) -> Outputs:
         amendments.publish(out, "canonic", summary["title"], inp.log, common)
     by_stem.update({t.stem: t for t in out.tables})
     return out
-
-
-def _kept(inp) -> dict[str, Kept]:
-    """A sweep, once published, keeps its date and the task-set version it ran: a later release
-    may replace it by a new sweep (a new id), never relabel it."""
-    s = inp.sweep
-    ran = f"dated {s.sweep.date} (frozen {s.sweep.frozen_at}), task-set version {s.task_set_version} (fingerprint {s.task_set_fingerprint})"
-    return {f"sweeps/{s.sweep.id}": Kept(SWEEP_FILE, f"sweep {s.sweep.id} (a re-sweep is a new sweep, with a new id)", ran, may_go=True)}
 
 
 def _reference_tables(res: CanonicResults, sources: dict[str, str], tasks_per_domain) -> list[Table]:

@@ -338,6 +338,11 @@ def _ranked(rows: list[Row], measure) -> list[Row]:
     return ranked + [r for r in rows if r.low is None]
 
 
+# The base model's side of the exhibit: its sustained runs, continued to the word target as the
+# system's books are; its free runs stop where it chooses, which is another quantity.
+EXHIBIT_BASE_ARM = "sustained"
+
+
 def _exhibit(inp: ChronicleInput, runs: list[RunResult], boards: list[BoardResult]) -> Exhibit | None:
     ex = inp.cohort.exhibit
     if ex is None:
@@ -347,7 +352,7 @@ def _exhibit(inp: ChronicleInput, runs: list[RunResult], boards: list[BoardResul
     # A side with no row on a score board (a withdrawn entrant) is shown with no run.
     system, base = (rows.get(e) or Row(e, names[e], 0, 0) for e in (ex.system, ex.base_model))
     sys_scores = [rr.score for rr in runs if rr.run.entrant == ex.system and rr.eligible]
-    base_scores = [rr.score for rr in runs if rr.run.entrant == ex.base_model and rr.run.arm == "sustained" and rr.eligible]
+    base_scores = [rr.score for rr in runs if rr.run.entrant == ex.base_model and rr.run.arm == EXHIBIT_BASE_ARM and rr.eligible]
     if not sys_scores or not base_scores or any(r.reason == "partial-cohort" or r.runs == 0 for r in (system, base)):
         return Exhibit(system, base, None, None, None, None)
     seed = stats.derive_seed(V11, "exhibit", ex.system, ex.base_model)

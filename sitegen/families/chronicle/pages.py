@@ -13,9 +13,9 @@ import json
 from markupsafe import Markup
 
 from sitegen import amendments, render, stats
-from sitegen.fingerprint import record_fingerprint
-from sitegen.families import Figure, Kept, Outputs, Page, Table, first_rows
-from sitegen.families.chronicle.compute import V11, ChronicleResults
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
+from sitegen.families.chronicle import kept
+from sitegen.families.chronicle.compute import EXHIBIT_BASE_ARM, V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
 from sitegen.families.chronicle.models import DIMENSIONS, LOCATION_MAX, QUOTE_MAX_CHARS, QUOTES_MAX, QUOTES_MIN
@@ -69,23 +69,6 @@ def _figures(res: ChronicleResults, src) -> dict[str, tuple[Figure | None, Figur
     return out
 
 
-def kept_records(inp) -> dict[str, Kept]:
-    """What a later release must keep of this one: every run, by the manuscript it judged (a
-    run is never deleted nor its text replaced); every superseded first attempt of a rerun (a
-    rerun is never hidden); every individually recorded content exclusion."""
-    kept = {f"runs/{r.id}": Kept(RUNS_FILE, f"run {r.id} of {r.entrant}, judged on the manuscript with this SHA-256", r.manuscript_sha256)
-            for r in inp.runs}
-    for r in inp.runs:
-        for k, a in enumerate(r.superseded, start=1):
-            kept[f"runs/{r.id}/superseded/{k}"] = Kept(RUNS_FILE, f"the superseded attempt {k} of run {r.id} (rerun after a {a.failure} failure)",
-                                                       record_fingerprint(a.model_dump(mode="json")))
-    for cand in inp.selection_record.candidates:
-        if cand.exclusion is not None:
-            kept[f"selection/{cand.gutenberg_id}/exclusion"] = Kept(SELECTION_FILE, f"the content exclusion of candidate {cand.gutenberg_id} "
-                                                                    f"({cand.title})", record_fingerprint(cand.exclusion.model_dump(mode="json")))
-    return kept
-
-
 def outputs(res: ChronicleResults) -> Outputs:
     inp = res.input
     c = inp.cohort
@@ -99,7 +82,7 @@ def outputs(res: ChronicleResults) -> Outputs:
     log = amendments.newest_first(inp.amendments)
     bodies = amendments.bodies(log)
     protocol_html = Markup(md.render(inp.protocol.body))
-    out = Outputs(kept=kept_records(inp), entities={e.id: list(e.formerly) for e in c.entrants}, entities_file=COHORT_FILE)
+    out = Outputs(kept=kept.records(inp), entities={e.id: list(e.formerly) for e in c.entrants}, entities_file=COHORT_FILE)
 
     def table(stem, title, columns, rows, computation, sources=run_sources, archived=False):
         t = Table(f"chronicle/{stem}", title, columns, rows, sources, f"chronicle.{computation}", archived=archived)
@@ -243,7 +226,7 @@ def outputs(res: ChronicleResults) -> Outputs:
         pages.append(Page(f"chronicle/boards/{b.id}/index.html", "chronicle/board.html", SENTENCES.page_board(b),
                           {**common, "board": b, "first_run": _first_runs(res, b), **_rank_example(b)}))
     if res.exhibit is not None:
-        pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", SENTENCES.page_exhibit(ident), common))
+        pages.append(Page("chronicle/exhibit/index.html", "chronicle/exhibit.html", SENTENCES.page_exhibit(ident), {**common, "base_arm": EXHIBIT_BASE_ARM}))
     for rr in res.runs:
         pages.append(Page(run_path(rr.run.id), "chronicle/run.html", SENTENCES.page_run(rr, ident), {**common, "rr": rr}))
     out.pages.extend(pages)

@@ -40,16 +40,11 @@ from sitegen.load import Loaded, MarkdownDoc, SourceFile, input_bytes, read_json
 from sitegen.families.chronicle.models import (
     DIMENSIONS, AmendmentMeta, ArchiveFile, CohortFile, Location, ProtocolMeta, ReferenceNovel, Run, SelectionFile, WindowScore,
 )
-from sitegen.families.chronicle import published
+from sitegen.families.chronicle import protocol_rules, published
 from sitegen.families.chronicle.published import ARCHIVE_ID, ARCHIVE_KIND, ENTRY_KIND, FREEZE_FILE
 from sitegen.families.chronicle.selection import NOT_DRAWN, SELECTED, Selection, select
 
-COHORT_FILE = "data/chronicle/cohort.json"
-RUNS_FILE = "data/chronicle/runs.jsonl"
-REFERENCE_FILE = "data/chronicle/reference.jsonl"
-ARCHIVE_FILE = "data/chronicle/archive-v1.0.json"
-SELECTION_FILE = "data/chronicle/selection.json"
-PROTOCOL_DOC = "content/chronicle/protocol.md"
+from sitegen.families.chronicle.files import ARCHIVE_FILE, COHORT_FILE, PROTOCOL_DOC, REFERENCE_FILE, RUNS_FILE, SELECTION_FILE  # noqa: F401
 STATED_TOLERANCE = 1e-6
 WINDOW_START = {"opening": 0, "25k": 25_000, "50k": 50_000, "75k": 75_000, "ending": 0}
 
@@ -227,14 +222,13 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         _check_references(cohort, refs, refs_lines, refs_archived, out)
         if selection_record is not None:
             if protocol is not None:
-                _check_selection_statements(protocol, selection_record, out)
+                protocol_rules.check_selection_statements(protocol, selection_record, out)
             selection = _check_selection(cohort, selection_record, refs, refs_lines, log, out, refs_whole)
         if protocol_meta is not None and protocol_meta.frozen_on != cohort.protocol_frozen_on:
             out.append(Problem(PROTOCOL_DOC, 1, "frozen_on", f"{cohort.protocol_frozen_on}, the freeze date in {COHORT_FILE}", protocol_meta.frozen_on))
         _check_withdrawals(log, cohort, out)
         if protocol is not None:
-            _check_band(protocol, cohort, out)
-            _check_word_cap(protocol, cohort, out)
+            protocol_rules.check(protocol, cohort, runs, runs_lines, out)
     # The log's rules run whatever else is broken (every problem at once, not in rounds): from
     # the protocol's freeze date, or from cohort.json's when the protocol's front matter is broken.
     frozen_on = protocol_meta.frozen_on if protocol_meta is not None else cohort.protocol_frozen_on if cohort is not None else None
@@ -248,6 +242,8 @@ def load_chronicle(root: Path, loaded: Loaded, limits: Limits) -> ChronicleInput
         frozen = freeze_mod.check(freeze, FREEZE_FILE, wanted + record, out) + published.entry_records(freeze)
         versions = [frozen_texts.read(root, "chronicle", f, input_bytes(root, root / PROTOCOL_DOC), loaded, limits, FREEZE_FILE)
                     for f in frozen if f.kind == "protocol"]
+    else:
+        frozen_texts.read_files(root, "chronicle", loaded, limits)
     if len(out) > n_before or None in (cohort, archive, selection_record, selection, freeze, protocol, protocol_meta):
         return None
     return ChronicleInput(cohort, runs, refs, archive, selection_record, selection, protocol, protocol_meta, list(log.entries), frozen, files, unrecorded,
@@ -308,50 +304,6 @@ def _log_entries(root: Path, log: amendments_mod.Log) -> list[freeze_mod.Wanted]
             continue  # its problem is reported where it is read
         out.append(freeze_mod.Wanted(ENTRY_KIND, published.entry_item_id(eid), rel, fingerprint))
     return out
-
-
-# The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
-_BAND = re.compile(r"Eligibility band: ([0-9][0-9,]*) ?[–-] ?([0-9][0-9,]*) words")
-
-
-def _stated(protocol: MarkdownDoc, rx: re.Pattern, sentence: str, out: list[Problem]) -> tuple[re.Match, int] | None:
-    """Where the frozen protocol states a number the data restates: the match and its line, or
-    None (and a problem: the sentence the check reads is gone)."""
-    m = rx.search(protocol.body)
-    if m is None:
-        out.append(Problem(PROTOCOL_DOC, None, "", sentence, "no such sentence"))
-        return None
-    return m, protocol.body_line + protocol.body.count("\n", 0, m.start())
-
-
-def _check_band(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
-    """cohort.json restates the eligibility band for the computation; the frozen protocol is
-    where it is decided. A band that drifts from the protocol would move runs onto or off the
-    boards (a run outside the frozen band counted as eligible) without any edit to a frozen
-    document, so the two must agree."""
-    if not (found := _stated(protocol, _BAND, "the eligibility band stated as \"Eligibility band: N–M words\"", out)):
-        return
-    m, line = found
-    frozen = {"min_words": int(m.group(1).replace(",", "")), "max_words": int(m.group(2).replace(",", ""))}
-    for key, want in frozen.items():
-        stated = getattr(cohort.eligibility, key)
-        if stated != want:
-            out.append(Problem(COHORT_FILE, None, f"$.eligibility.{key}", f"{want}, the band the frozen protocol states ({PROTOCOL_DOC}:{line})", str(stated)))
-
-
-# The protocol's own statement of the harness's cap (section 2): "a hard word cap of 94,000".
-_WORD_CAP = re.compile(r"hard word cap of ([0-9][0-9,]*)")
-
-
-def _check_word_cap(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
-    """cohort.json restates the hard word cap the runs are held to; the frozen protocol decides it."""
-    if not (found := _stated(protocol, _WORD_CAP, 'the hard word cap stated as "a hard word cap of N"', out)):
-        return
-    m, line = found
-    want = int(m.group(1).replace(",", ""))
-    if cohort.hard_cap_words != want:
-        out.append(Problem(COHORT_FILE, None, "$.hard_cap_words", f"{want}, the hard word cap the frozen protocol states ({PROTOCOL_DOC}:{line})",
-                           str(cohort.hard_cap_words)))
 
 
 def _read_lines(root, rel, adapter, loaded, limits, files):
@@ -693,29 +645,6 @@ def _check_references(c: CohortFile, refs: list[ReferenceNovel], lines: list[int
             continue
         _check_scores(REFERENCE_FILE, line, ref.windows, ref.score, profiles, wanted, ref.profile, out,
                       "sagascore" if line in archived else "score")
-
-
-# The protocol's own statements of the selection (section 7): "three strata of 12", "the ceiling
-# extends mechanically to 110,000 words", "seed string `sagabench-v1.1-gutenberg`".
-_SELECTION_STATEMENTS = (
-    ("places_per_stratum", re.compile(r"three strata of ([0-9]+)"), "the places per stratum", 'the strata stated as "three strata of N"'),
-    ("extended_max_words", re.compile(r"ceiling extends mechanically to\s+([0-9][0-9,]*) words"), "the extended ceiling",
-     'the extended ceiling stated as "the ceiling extends mechanically to N words"'),
-    ("seed", re.compile(r"seed string\s+`([^`\n]+)`"), "the seed string", 'the seed stated as "seed string `...`"'),
-)
-
-
-def _check_selection_statements(protocol: MarkdownDoc, record: SelectionFile, out: list[Problem]) -> None:
-    """selection.json restates the seed, the places per stratum and the extended ceiling for the
-    computation; the frozen protocol decides them, so the two must agree (as for the band)."""
-    for key, rx, name, sentence in _SELECTION_STATEMENTS:
-        if not (found := _stated(protocol, rx, f"{sentence} (section 7)", out)):
-            continue
-        m, line = found
-        want = m.group(1) if key == "seed" else int(m.group(1).replace(",", ""))
-        if getattr(record, key) != want:
-            out.append(Problem(SELECTION_FILE, None, f"$.{key}", f"{want!r}, {name} the frozen protocol states ({PROTOCOL_DOC}:{line})",
-                               short_repr(getattr(record, key))))
 
 
 def _check_selection(c: CohortFile, record: SelectionFile, refs: list[ReferenceNovel], lines: list[int], log: amendments_mod.Log,

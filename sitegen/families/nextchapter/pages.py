@@ -8,7 +8,8 @@ of every table, so every number a page shows has a file behind it."""
 from __future__ import annotations
 
 from sitegen import amendments, render, stats
-from sitegen.families import Figure, Kept, Outputs, Page, Table, first_rows
+from sitegen.families import Figure, Outputs, Page, Table, first_rows
+from sitegen.families.nextchapter import kept
 from sitegen.families.nextchapter.audition import TOP_HOUSES
 from sitegen.families.nextchapter.compute import NextChapterResults
 from sitegen.families.nextchapter.feed import feed_entries
@@ -64,11 +65,7 @@ def outputs(res: NextChapterResults) -> Outputs:
     sources = {rel: sf.sha256 for rel, sf in sorted(inp.files.items())}
     items = {i.id: i for i in inp.items}
     names = {m.id: m.name for m in run.models}
-    # A later release keeps each frozen reference chapter this run was judged against: the text
-    # judged beside every model's chapter is never replaced under the same run (a new reference
-    # is a new run).
-    out = Outputs(kept={f"runs/{run.run}/reference/{i.id}": Kept(ITEMS_FILE, f"the frozen reference chapter of {i.id} in run {run.run}, "
-                                                                 "by its SHA-256", i.reference_sha256) for i in inp.items})
+    out = Outputs(kept=kept.records(inp))
 
     def table(stem, title, columns, rows, computation):
         t = Table(f"nextchapter/{stem}" if not stem.startswith("nextchapter/") else stem, title, columns, rows, sources,
