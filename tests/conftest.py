@@ -690,6 +690,16 @@ def set_words(rec: dict, words: int) -> None:
     rec["words"] = words
 
 
+def set_words_stalled(rec: dict, words: int) -> None:
+    """set_words, and a sustained run cut below the protocol's 85,000-word target said to have
+    stalled there (its last call a stall), as the harness records such a run: a run said to reach
+    the target short of it is refused (protocol section 2)."""
+    set_words(rec, words)
+    if rec["arm"] == "sustained" and rec["stop_reason"] == "word-target" and words < 85_000:
+        rec["stop_reason"] = "stall"
+        rec["calls"][-1]["finish"] = "stall"
+
+
 def edit_line(root: Path, rel: str, lineno: int, edit) -> dict:
     """Apply `edit` to the record on line LINENO of a JSONL file and write it back; returns it."""
     path = root / rel

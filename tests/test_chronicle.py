@@ -38,7 +38,7 @@ from sitegen.render import row_ids
 from sitegen.verify import verify
 
 from conftest import (REPO_ROOT, copy_site, edit_line, read_jsonl, ref_bootstrap, ref_text_fingerprint, run_cli,
-                      set_words)
+                      set_words_stalled)
 
 COHORT_REL = "data/chronicle/cohort.json"
 RUNS_REL = "data/chronicle/runs.jsonl"
@@ -563,7 +563,7 @@ def test_the_band_edges_80000_and_95000_are_in_and_one_word_beyond_is_out(chron)
     chosen = {80_000: picks["sustained"][0], 79_999: picks["sustained"][1], 95_000: picks["system"][0], 95_001: picks["system"][1]}
     # each target keeps all five windows: 75,000 < 79,999 (validate.py's expected_windows)
     for words, (line, _, _) in chosen.items():
-        edit_line(chron, RUNS_REL, line, lambda r, w=words: set_words(r, w))
+        edit_line(chron, RUNS_REL, line, lambda r, w=words: set_words_stalled(r, w))
     out = build_site(chron)
 
     runs = {r["run"]: r for r in read_csv(out / "chronicle/runs.csv")}

@@ -49,7 +49,7 @@ def chron(tmp_path: Path) -> Path:
 def test_call_costs_whose_sum_overflows_are_refused_by_the_contract(chron: Path):
     def huge_costs(rec: dict) -> None:
         first = rec["calls"][0]
-        rec["calls"] = [{**first, "seq": 1, "words_to": first["words_from"], "cost_usd": 1.7e308},
+        rec["calls"] = [{**first, "seq": 1, "words_to": first["words_from"], "cost_usd": 1.7e308, "finish": "length"},
                         {**first, "seq": 2, "cost_usd": 1.7e308}]
 
     edit_line(chron, RUNS_REL, 1, huge_costs)
@@ -311,7 +311,7 @@ def test_a_run_page_shows_its_cost_as_the_download_rounds_it(chron: Path):
     """6.283548 + 5.739102 is 12.02265, which the float sum falls just short of."""
     def two_calls(rec: dict) -> None:
         first = rec["calls"][0]
-        rec["calls"] = [{**first, "seq": 1, "words_to": first["words_from"], "cost_usd": 6.283548},
+        rec["calls"] = [{**first, "seq": 1, "words_to": first["words_from"], "cost_usd": 6.283548, "finish": "length"},
                         {**first, "seq": 2, "cost_usd": 5.739102}]
 
     rec = edit_line(chron, RUNS_REL, 1, two_calls)

@@ -23,7 +23,7 @@ from sitegen.errors import InputError, Problem
 
 from conftest import (BIBLES_DIR, CELLS_REL, EXTERNAL_REL, FREEZE_REL, OUTPUTS_REL, PROBES_REL, SWEEP_REL, edit_line,
                       find_cell_line, only, read_json, read_jsonl, read_sweep, ref_rubric_fingerprint,
-                      ref_text_fingerprint, rewrite_cell_line, rubric_dims, set_sweep_key, set_words,
+                      ref_text_fingerprint, rewrite_cell_line, rubric_dims, set_sweep_key, set_words_stalled,
                       two_standard_scores, weighted, where, write_json, write_sweep)
 
 COHORT_REL = "data/chronicle/cohort.json"
@@ -128,7 +128,7 @@ def test_a_cohort_band_wider_than_the_frozen_protocols_is_rejected(site_copy):
     band_line = next(i for i, t in enumerate(protocol.split("\n"), start=1) if "Eligibility band: 80,000–95,000 words" in t)
     line, _ = next((i, r) for i, r in read_jsonl(site_copy, RUNS_REL) if r["arm"] == "sustained" and 80_000 <= r["words"] <= 95_000)
 
-    edit_line(site_copy, RUNS_REL, line, lambda r: set_words(r, 76_000))  # still five windows: 76,000 > 75,000
+    edit_line(site_copy, RUNS_REL, line, lambda r: set_words_stalled(r, 76_000))  # still five windows: 76,000 > 75,000
     cohort = read_json(site_copy, COHORT_REL)
     cohort["eligibility"]["min_words"] = 72_250
     write_json(site_copy, COHORT_REL, cohort)
@@ -140,7 +140,7 @@ def test_a_cohort_band_wider_than_the_frozen_protocols_is_rejected(site_copy):
 def test_a_run_outside_the_band_alone_is_a_dnf_not_a_fault(site_copy):
     """The control of the test above: the same run under the frozen band validates (as a DNF)."""
     line, _ = next((i, r) for i, r in read_jsonl(site_copy, RUNS_REL) if r["arm"] == "sustained" and 80_000 <= r["words"] <= 95_000)
-    edit_line(site_copy, RUNS_REL, line, lambda r: set_words(r, 76_000))
+    edit_line(site_copy, RUNS_REL, line, lambda r: set_words_stalled(r, 76_000))
     validate(load_config(site_copy))
 
 

@@ -279,6 +279,14 @@ def refreeze(root: Path) -> None:
     write_json(root, SWEEP_REL, sweep)
     write_json(root, FREEZE_REL, freeze)
 
+    # The judge's name is the frozen protocol's too (section 3a), and must read the same there:
+    # the planted name is stated in the protocol's sentence before the protocol is refrozen.
+    judge = read_json(root, "data/chronicle/cohort.json")["instrument"]["judge"]
+    protocol = root / "content/chronicle/protocol.md"
+    text, n = re.subn(r"The judge model is\s+(.+?)\s+at temperature", lambda m: f"The judge model is {judge} at temperature",
+                      protocol.read_text(encoding="utf-8"), count=1, flags=re.S)
+    assert n == 1
+    protocol.write_text(text, encoding="utf-8")
     chron = read_json(root, CHRONICLE_FREEZE)
     bump(chron, "protocol", "protocol-v1.1", ref_text_fingerprint((root / "content/chronicle/protocol.md").read_bytes()))
     # the published log entries and the v1.0 archive: a correction each, recorded by the newest entry

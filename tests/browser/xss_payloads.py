@@ -220,6 +220,7 @@ FIELDS: list[Field] = [
     Field(_H, "data/chronicle/cohort.json", "$.boards[*].description", slots=3, per_slot=3, max_len=2000),
     Field(_H, "data/chronicle/cohort.json", "$.cohorts[*].changelog", slots=2, per_slot=4, max_len=2000),
     Field(_H, "data/chronicle/cohort.json", "$.exhibit.description", slots=1, per_slot=4, max_len=2000),
+    # stated in the frozen protocol too, which must say the same: refreeze() writes it there
     Field(_H, "data/chronicle/cohort.json", "$.instrument.judge", slots=1, per_slot=2),
     # A v1.1 novel's title and author are its candidate's in selection.json: the legacy anchors
     # carry theirs alone, and the pool's works that were not drawn carry theirs alone.

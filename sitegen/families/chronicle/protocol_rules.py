@@ -112,7 +112,7 @@ def _check_instrument(protocol: MarkdownDoc, cohort: CohortFile, out: list[Probl
     frozen = {"id": m.group(1), "judge": " ".join(m.group(2).split()), "temperature": float(m.group(3)), "runs": runs}
     for key, want in frozen.items():
         stated = getattr(cohort.instrument, key)
-        if stated != want:
+        if (" ".join(stated.split()) if key == "judge" else stated) != want:  # the protocol's text is wrapped
             out.append(Problem(COHORT_FILE, None, f"$.instrument.{key}", f"{want!r}, as the frozen protocol states ({PROTOCOL_DOC}:{line})",
                                short_repr(stated)))
 
