@@ -360,7 +360,7 @@ class Ref:
     sweep: dict
     rows: dict[tuple[str, str], RefRow]
     status: Counter  # reason (or "counted") -> cells
-    cells_total: int
+    cells_total: int  # every model given every task: a task with no cell is a gap, not a cell fewer
     first_counted: tuple[str, str, str] | None  # (model, task, domain) in roster, domain, task order
     judge_scores: dict[tuple[str, str], list[tuple[str, float]]]  # counted cell -> [(judge, weighted)]
 
@@ -510,7 +510,7 @@ def reference(root: Path) -> Ref:
             counted = sorted(rows[(m["id"], d["id"])].task_scores)
             if counted and first is None:
                 first = (m["id"], counted[0], d["id"])
-    return Ref(sweep, rows, status, len(cells), first, judge_scores)
+    return Ref(sweep, rows, status, len(sweep["models"]) * len(sweep["tasks"]), first, judge_scores)
 
 
 # --------------------------------------------------------------------------- the evidence reference

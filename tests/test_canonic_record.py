@@ -422,3 +422,31 @@ def test_a_tuning_label_is_searched_for_whole_words_as_the_published_pattern_rea
     models) finds exactly what (?<![a-z0-9])word(?![a-z0-9]) finds."""
     pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
     assert contains_word(label, word) == (re.search(pattern, label) is not None)
+
+
+def test_a_model_with_no_cell_in_a_domain_is_a_gap_the_counts_and_the_verification_page_show(site_copy):
+    """Every model is given every task: a domain of one model with no cell at all is 30 cells
+    without a record, counted as not counted (the total stays models x tasks), its row stays
+    in the by-row tables (withheld, with its reason) and the gaps are listed and downloadable."""
+    from sitegen.build import build
+
+    model = read_sweep(site_copy)["models"][0]["id"]
+    gone = {t["id"] for t in read_sweep(site_copy)["tasks"] if t["domain"] == "meme-caption"}
+    for rel in (CELLS_REL, "data/canonic/outputs.jsonl"):
+        path = site_copy / rel
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+                 if not (json.loads(line)["model"] == model and json.loads(line)["task"] in gone)]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sweep = read_sweep(site_copy)
+    total, recorded = len(sweep["models"]) * len(sweep["tasks"]), len(read_cells(site_copy))
+    assert total - recorded == len(gone)
+    out = site_copy.parent / "out"
+    build(load_config(site_copy), out)
+    verification = text_of(page(out, "canonic/verification/index.html"))
+    assert f"of {total:,} cells counted (every model given every task). {len(gone)} of them have no record in the cells file" in verification
+    assert f"of {total:,} ({len(gone)} without a record)" in verification
+    rows = {(r["model"], r["domain"]): r for r in json.loads((out / "canonic/exclusions-by-row.json").read_text())["rows"]}
+    assert len(rows) == len(sweep["models"]) * len({t["domain"] for t in sweep["tasks"]})
+    assert rows[(model, "meme-caption")]["published"] is False and "not attempted" in rows[(model, "meme-caption")]["withheld_reason"]
+    with (out / "canonic/cells-without-record.csv").open(encoding="utf-8", newline="") as f:
+        assert [(r["model"], r["domain"], r["cells"]) for r in csv.DictReader(f)] == [(model, "meme-caption", str(len(gone)))]

@@ -461,7 +461,7 @@ def test_the_command_line_says_a_first_release_and_verify_source_asks_for_the_pr
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/no-site-yet/"
-        done = run_cli("build", "--root", str(root), "--out", str(tmp_path / "first"), "--no-cache", "--previous", url)
+        done = run_cli("build", "--root", str(root), "--out", str(tmp_path / "first"), "--previous", url)
         assert done.returncode == 0, done.stderr
         assert f"no previous release at {url} (404): this is the site's first release" in done.stdout
         assert json.loads((tmp_path / "first/releases.json").read_text(encoding="utf-8"))[0]["previous_manifest_sha256"] is None

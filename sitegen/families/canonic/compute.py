@@ -82,6 +82,13 @@ class CanonicResults:
     exclusions: list[tuple[str, str, int]] = field(default_factory=list)
     example: WorkedExample | None = None
     evidence: Evidence | None = None
+    # the cells the cells file records: fewer than cells_total when a model's task has none
+    cells_recorded: int | None = None
+
+    @property
+    def cells_missing(self) -> int:
+        """Cells of the sweep (a model given a task) with no record in the cells file."""
+        return self.cells_total - (self.cells_total if self.cells_recorded is None else self.cells_recorded)
 
     @property
     def sweep(self):
@@ -124,7 +131,7 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
         split_keys, split_args = split_jobs(db, s.sweep.id, gated)
         bootstraps.submit([(stats.difference_bootstrap, *args) for args in split_args])
         # The store's other questions, which need no interval, are asked while the bootstraps run.
-        total, counted = cstore.cell_totals(db)
+        total, counted, recorded = cstore.cell_totals(db)
         exclusions = cstore.exclusions_by_reason(db)
         stored = stored_evidence(db, inp, gated)
         results = bootstraps.result()
@@ -156,7 +163,7 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     rows_total = sum(len(b.rows) for b in boards)
     rows_published = sum(len(b.published) for b in boards)
     return CanonicResults(
-        input=inp, boards=boards, cells_total=total, cells_counted=counted,
+        input=inp, boards=boards, cells_total=total, cells_counted=counted, cells_recorded=recorded,
         rows_total=rows_total, rows_published=rows_published,
         exclusions=exclusions, example=_worked_example(db, inp, boards),
         evidence=compute_evidence(stored, inp, boards, split))

@@ -4,7 +4,7 @@ downloads, Figures 2 and 3, and the generated sentences a paper may cite."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.canonic.compute import CanonicResults
@@ -70,15 +70,24 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     table("exclusions-by-model", SENTENCES.table_exclusions_by_model(),
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
     # Per row (model x domain): what a withheld row lost, and where every excluded cell is.
+    tasks_in = Counter(t.domain for t in s.tasks)
     by_row: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
     for model, domain, status, n in ev.exclusions_by_row:
         by_row[(model, domain)][status] = n
     withheld = {(r.model, b.domain): r.reason for b in res.boards for r in b.withheld}
+    # Every row of the grid, a model with no cell in a domain too: its tasks without a record
+    # are a gap the table shows, not a row it drops.
     row_rows = [(m.id, m.name, d, domain_name[d], by_row[(m.id, d)].get("counted", 0), *(by_row[(m.id, d)].get(r, 0) for r in REASONS),
-                 (m.id, d) not in withheld, withheld.get((m.id, d))) for m in s.models for d in domain_name if (m.id, d) in by_row]
+                 (m.id, d) not in withheld, withheld.get((m.id, d))) for m in s.models for d in domain_name]
+    missing = [(m.id, m.name, d, domain_name[d], n) for m in s.models for d in domain_name
+               if (n := tasks_in[d] - sum(by_row[(m.id, d)].values())) > 0]
     table("exclusions-by-row", SENTENCES.table_exclusions_by_row(),
           ["model", "model_name", "domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS], "published", "withheld_reason"],
           row_rows, "exclusions")
+    without_record = {(row[0], row[2]): row[4] for row in missing}
+    if missing:
+        table("cells-without-record", SENTENCES.table_cells_without_record(), ["model", "model_name", "domain", "domain_name", "cells"],
+              missing, "exclusions")
     by_domain = {row[0]: row for row in common["exclusion_rows"]}
     fig2_domains = Figure("canonic/figure-2-domains", [
         {"group": f"{domain_name[d]} ({by_domain[d][2]} counted)", "reason": r, "cells": by_domain[d][3 + k], "order": k, "group_id": d}
@@ -161,13 +170,13 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
         draw_probes, SENTENCES.probes_alt(ev.probes), with_(inp.probes_file, inp.sweep_file), "canonic.probes") if ev.probes else None
     out.figures.extend([fig2_domains, fig2_models, fig3] + ([fig2_probes] if fig2_probes else []))
     figs = {"fig2_domains": fig2_domains, "fig2_models": fig2_models, "fig2_probes": fig2_probes, "fig3": fig3}
-    row_verdicts = {"rows": row_rows, "excluded": [r for r in row_rows if any(r[5:5 + len(REASONS)])],
+    row_verdicts = {"rows": row_rows, "excluded": [r for r in row_rows if any(r[5:5 + len(REASONS)]) or (r[0], r[2]) in without_record],
                     "withheld": [r for r in row_rows if not r[-2]]}
     model_dims = {(m, fmt, d): mean for m, fmt, d, mean, _n in ev.model_dimensions}
     ctx = {**common, **names, "ev": ev, "frozen": frozen, "row_verdicts": row_verdicts, "model_dims": model_dims,
            "dim_models": list(dict.fromkeys(m for m, *_ in ev.model_dimensions)), "frozen_at": inp.freeze.frozen_at, "model_rows": model_rows,
            "reasons": REASONS, "figs": figs, "task_of": task_of, "ladder_path": ladder_path, "full_text_path": full_text_path, "excerpt": excerpt,
-           "show_conditioned": show_conditioned}
+           "show_conditioned": show_conditioned, "without_record": without_record, "missing_cells": missing}
     out.fragments["canonic.fingerprints"] = ("canonic/_fingerprints.html", ctx)
     out.pages.append(Page("canonic/verification/index.html", "canonic/verification.html", SENTENCES.page_verification(), ctx))
     out.pages.append(Page("canonic/diagnostics/index.html", "canonic/diagnostics.html", SENTENCES.page_diagnostics(), ctx))
