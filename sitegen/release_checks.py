@@ -15,7 +15,15 @@ is found now:
 - every archived table it published is published still, never rescored: the CSV's bytes are
   compared first, and only when they differ are both CSVs read, where a column added since (a
   newer sitegen's) is allowed and a value changed, or a row or column removed or added, is not;
+- every record a family keeps (sitegen.families.Kept: a run, a superseded attempt, an
+  exclusion, a judged reference chapter's hash, a sweep's date and version) is there still with
+  its value, unless it may go (a sweep replaced by a new sweep), and never rewritten;
+- every model id it published is published still, or named in `formerly` by the model renamed
+  from it;
 - this release is not dated before it.
+
+The rules for the log and the freeze records also take a commit as the witness, the one before
+(log_rules, freeze_rules; sitegen.history).
 
 The date rules are by day, as a release's date is a day: "on or after", so that work done on
 the day of a release can follow it.

@@ -300,6 +300,15 @@ def test_a_canonic_task_edited_with_its_freeze_entry_rewritten_is_refused(releas
                and line.endswith(f"task-set version 1 (fingerprint {fingerprint})") for line in lines), lines
 
 
+def test_a_canonic_model_renamed_under_the_published_sweep_is_refused(released_canonic, tmp_path, later):
+    root = copy_site(tmp_path / "site", cache_from=released_canonic[0], families=["canonic"])
+    for path in sorted((root / "data/canonic").glob("*.json*")):
+        path.write_text(path.read_text(encoding="utf-8").replace('"amazon/nova-pro-2"', '"amazon/nova-pro-2-0301"'), encoding="utf-8")
+    lines = refused(root, released_canonic[1], tmp_path / "out")
+    assert any(line.startswith("data/canonic/sweep.json: expected the models of sweep full-001, by id as release 1 (2026-12-01) published it (")
+               and "amazon/nova-pro-2-0301" in line.rsplit("found", 1)[1] for line in lines), lines
+
+
 def test_a_canonic_re_sweep_that_is_only_a_version_label_is_refused(released_canonic, tmp_path, later):
     root, sweep, freeze = canonic_copy(released_canonic, tmp_path)
     item = next(i for i in freeze["items"] if i["kind"] == "task-set")
