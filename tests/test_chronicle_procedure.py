@@ -791,3 +791,29 @@ def test_the_shared_judge_and_the_exhibits_verdict_are_said_from_the_data(built_
     out = build_site(chron)
     assert "shared-judge" not in (out / "chronicle/boards/system/index.html").read_text(encoding="utf-8")
     assert "shared-judge" not in (out / "chronicle/exhibit/index.html").read_text(encoding="utf-8")
+
+
+def test_the_run_arithmetic_is_the_protocols_and_the_protocol_page_reconciles_it_with_the_runs_held(built_site, chron):
+    """Section 2: "14 models × 2 briefs × 6 runs = 168 scored runs": a product that does not
+    hold, or a cohort record with another roster, is refused; the page reconciles the 168 with
+    the runs the site holds, counted here from the raw files."""
+    cohort = read_json(built_site.out / "raw", COHORT_REL)
+    runs = [rec for _, rec in read_jsonl(built_site.out / "raw", RUNS_REL)]
+    kind = {e["id"]: e for e in cohort["entrants"]}
+    first = cohort["cohorts"][0]["id"]
+    models = sum(1 for e in cohort["entrants"] if e["kind"] == "model" and e["cohort"] == first)
+    planned = models * len(cohort["briefs"]) * 2 * cohort["replicates"]
+    held_first = sum(1 for r in runs if r["cohort"] == first and kind[r["entrant"]]["kind"] == "model")
+    text = page_text(built_site.out / "chronicle/protocol/index.html")
+    assert (f"Section 2 plans {models} models × {len(cohort['briefs'])} briefs × {2 * cohort['replicates']} runs = {planned} scored runs "
+            f"for the first cohort; the build holds the cohort record to that sentence. This site holds {len(runs)} runs: {held_first} of "
+            f"those {planned} (the other {planned - held_first} were never run: ") in text
+    for e in cohort["entrants"]:
+        if e["status"] == "withdrawn":
+            n = sum(1 for r in runs if r["entrant"] == e["id"])
+            assert f"{e['name']} was withdrawn by {e['withdrawn_by']} after {n} of its 12" in text
+    # the sentence's product must hold
+    protocol = chron / PROTOCOL_REL
+    protocol.write_text(protocol.read_text(encoding="utf-8").replace("= 168 scored runs", "= 170 scored runs"), encoding="utf-8")
+    [p] = [p for p in problems(chron) if p.file == PROTOCOL_REL and p.expected.endswith("scored runs, the product it states")]
+    assert (p.expected, p.found) == ("168 scored runs, the product it states", "170")

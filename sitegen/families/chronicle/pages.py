@@ -15,6 +15,7 @@ from markupsafe import Markup
 from sitegen import amendments, render, stats
 from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.chronicle import kept
+from sitegen.families.chronicle.protocol_rules import run_plan
 from sitegen.families.chronicle.compute import EXHIBIT_BASE_ARM, V11, ChronicleResults
 from sitegen.families.chronicle.figure import HUMAN_ROW, draw_length_board, draw_reference, draw_score_board
 from sitegen.families.chronicle.feed import FEED_PATH, atom_bytes, feed_entries
@@ -67,6 +68,23 @@ def _figures(res: ChronicleResults, src) -> dict[str, tuple[Figure | None, Figur
             alt_text = SENTENCES.length_alt(b, ranked)
             out[b.id] = (Figure(name, rows, draw_length_board, alt_text, src(COHORT_FILE, RUNS_FILE), "chronicle.board", cut=cut) if ranked else None, None)
     return out
+
+
+def _run_tally(inp) -> dict:
+    """Section 2's run arithmetic beside the runs held: the first cohort's planned model runs
+    (protocol_rules.run_plan, which the contract holds to the protocol's sentence), how many of
+    them are held, each withdrawn model's runs held, and the runs outside that plan (the
+    system's, the later cohorts')."""
+    c = inp.cohort
+    models, briefs, per = run_plan(c)
+    first = c.cohorts[0].id
+    kinds = {e.id: e for e in c.entrants}
+    planned = [r for r in inp.runs if r.cohort == first and kinds[r.entrant].kind == "model"]
+    withdrawn = [(e, sum(1 for r in planned if r.entrant == e.id)) for e in c.entrants if e.status == "withdrawn" and e.cohort == first]
+    return {"models": models, "briefs": briefs, "per": per, "planned": models * briefs * per, "held": len(inp.runs),
+            "first_held": len(planned), "withdrawn": withdrawn, "per_model": briefs * per,
+            "system": sum(1 for r in inp.runs if kinds[r.entrant].kind == "system"),
+            "later": [(k, sum(1 for r in inp.runs if r.cohort == k.id)) for k in c.cohorts[1:]]}
 
 
 def outputs(res: ChronicleResults) -> Outputs:
@@ -210,7 +228,8 @@ def outputs(res: ChronicleResults) -> Outputs:
         Page("chronicle/protocol/index.html", "chronicle/protocol.html", SENTENCES.page_protocol(ident, c),
              {**common, "protocol": inp.protocol_meta, "protocol_html": protocol_html, "log": log, "bodies": bodies, "frozen": protocol_frozen,
               "quotes_min": QUOTES_MIN, "quotes_max": QUOTES_MAX, "quote_max_chars": QUOTE_MAX_CHARS, "location_max": LOCATION_MAX,
-              "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded, "protocol_versions": inp.protocol_versions}),
+              "recorded": recorded, "entry_item_id": entry_item_id, "unrecorded": inp.unrecorded, "protocol_versions": inp.protocol_versions,
+              "tally": _run_tally(inp)}),
         Page("chronicle/reference/index.html", "chronicle/reference.html", SENTENCES.page_reference(ident),
              {**common, "v11_sorted": sorted(((ref, s) for ref, s in res.references if ref.corpus == V11), key=lambda p: (-p[1], p[0].id)),
               "record": inp.selection_record, "selection": inp.selection, "candidates": _candidate_order(res),

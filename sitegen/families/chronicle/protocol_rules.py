@@ -24,6 +24,7 @@ def check(protocol: MarkdownDoc, cohort: CohortFile, runs: list[Run], lines: lis
     _check_word_cap(protocol, cohort, out)
     _check_instrument(protocol, cohort, out)
     _check_arms(protocol, runs, lines, out)
+    _check_run_plan(protocol, cohort, out)
 
 
 # The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
@@ -146,3 +147,32 @@ def _check_arms(protocol: MarkdownDoc, runs: list[Run], lines: list[int], out: l
         if want is not None and run.arm == "sustained" and run.stop_reason == "word-target" and run.words < want:
             out.append(Problem(RUNS_FILE, line, "$.words", f"at least {want:,} words, the word target the frozen protocol sets "
                                f"({PROTOCOL_DOC}:{target[1]}), for a sustained run that stopped at the word target", f"{run.words:,}"))
+
+
+# Section 2: "14 models × 2 briefs × 6 runs = 168 scored runs".
+_RUN_PLAN = re.compile(r"([0-9]+) models × ([0-9]+) briefs × ([0-9]+) runs = ([0-9][0-9,]*) scored runs")
+
+
+def run_plan(cohort: CohortFile) -> tuple[int, int, int]:
+    """(the first cohort's models, the briefs, the runs per model and brief: a free run and a
+    sustained run per replicate): the plan of section 2, from the cohort record."""
+    first = cohort.cohorts[0].id
+    models = sum(1 for e in cohort.entrants if e.kind == "model" and e.cohort == first)
+    return models, len(cohort.briefs), 2 * cohort.replicates
+
+
+def _check_run_plan(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
+    """The protocol's run arithmetic holds, and is the cohort record's: its first cohort's models,
+    its briefs and its replicates make the runs it states (the protocol page reconciles them
+    with the runs held)."""
+    if not (found := _stated(protocol, _RUN_PLAN, 'the run arithmetic stated as "M models × B briefs × R runs = N scored runs" (section 2)', out)):
+        return
+    m, line = found
+    stated = [int(g.replace(",", "")) for g in m.groups()]
+    at = f"{PROTOCOL_DOC}:{line}"
+    if stated[0] * stated[1] * stated[2] != stated[3]:
+        out.append(Problem(PROTOCOL_DOC, line, "", f"{stated[0] * stated[1] * stated[2]:,} scored runs, the product it states", f"{stated[3]:,}"))
+    for (what, key), want, have in zip((("the first cohort's models", "$.entrants"), ("briefs", "$.briefs"), ("runs per model and brief, "
+                                        "two arms of each replicate", "$.replicates")), stated[:3], run_plan(cohort)):
+        if want != have:
+            out.append(Problem(COHORT_FILE, None, key, f"{want} {what}, as the frozen protocol's run arithmetic states ({at})", str(have)))
