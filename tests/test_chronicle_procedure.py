@@ -817,3 +817,18 @@ def test_the_run_arithmetic_is_the_protocols_and_the_protocol_page_reconciles_it
     protocol.write_text(protocol.read_text(encoding="utf-8").replace("= 168 scored runs", "= 170 scored runs"), encoding="utf-8")
     [p] = [p for p in problems(chron) if p.file == PROTOCOL_REL and p.expected.endswith("scored runs, the product it states")]
     assert (p.expected, p.found) == ("168 scored runs, the product it states", "170")
+
+
+def test_the_tag_vocabulary_holds_every_tag_the_protocol_names_as_it_spells_it(built_site, chron):
+    """Section 3a names `strong_hook`, `tension_spike`, … : a vocabulary that spells one of them
+    otherwise (the runs' tags consistent with it) is refused at the vocabulary; the protocol
+    page lists the vocabularies in force."""
+    page = page_text(built_site.out / "chronicle/protocol/index.html")
+    vocabulary = read_json(built_site.out / "raw", COHORT_REL)["vocabulary"]
+    assert "The instrument's vocabularies The tags the judge may give a window of the engagement timeline (section 3a; a tag outside them " \
+           f"is dropped): {', '.join(vocabulary['tags'])}." in page
+    for rel in (COHORT_REL, RUNS_REL):
+        path = chron / rel
+        path.write_text(path.read_text(encoding="utf-8").replace('"strong_hook"', '"strong-hook"'), encoding="utf-8")
+    [p] = problems(chron)
+    assert (p.file, p.path) == (COHORT_REL, "$.vocabulary.tags") and p.expected.endswith(": strong_hook missing")

@@ -307,7 +307,7 @@ def _windows(rng, level: float, profile: str, dim_profile: dict[str, float], wor
 
 
 # The instrument's controlled vocabularies (section 3a): timeline tags and the diagnosis taxonomy.
-TAGS = ("strong-hook", "tension-spike", "filler-scene", "pacing-sag", "strong-close", "reveal", "quiet-interlude")
+TAGS = ("strong_hook", "tension_spike", "filler_scene", "pacing_sag", "strong_close", "reveal", "quiet_interlude")
 ISSUES = ("pacing-sag-middle", "flat-secondary-cast", "repetitive-phrasing", "unresolved-thread", "exposition-dump",
           "tonal-drift", "rushed-ending", "thin-stakes")
 
@@ -326,7 +326,7 @@ def _add_scoring(rng, run: dict) -> None:
         score = int(np.clip(round(level + rng.normal(0, 1.1)), 1, 10))
         tags = sorted(set(str(t) for t in rng.choice(TAGS, int(rng.integers(0, 3)), replace=False)))
         if s == 0 and score >= 7:
-            tags = sorted(set(tags) | {"strong-hook"})
+            tags = sorted(set(tags) | {"strong_hook"})
         segments.append({"words_from": bounds[s], "words_to": bounds[s + 1], "score": score, "tags": tags})
     issues = sorted(str(t) for t in rng.choice(ISSUES, int(rng.integers(3, 6)), replace=False))
     whole = []

@@ -25,6 +25,7 @@ def check(protocol: MarkdownDoc, cohort: CohortFile, runs: list[Run], lines: lis
     _check_instrument(protocol, cohort, out)
     _check_arms(protocol, runs, lines, out)
     _check_run_plan(protocol, cohort, out)
+    _check_tags(protocol, cohort, out)
 
 
 # The protocol's own statement of the band (section 3), e.g. "Eligibility band: 80,000–95,000 words".
@@ -176,3 +177,20 @@ def _check_run_plan(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem
                                         "two arms of each replicate", "$.replicates")), stated[:3], run_plan(cohort)):
         if want != have:
             out.append(Problem(COHORT_FILE, None, key, f"{want} {what}, as the frozen protocol's run arithmetic states ({at})", str(have)))
+
+
+# Section 3a: "with a controlled tag vocabulary (`strong_hook`, `tension_spike`, …)".
+_TAGS = re.compile(r"controlled tag vocabulary\s+\(([^)]*)\)")
+
+
+def _check_tags(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem]) -> None:
+    """Every tag the protocol names is in the cohort's vocabulary, spelled as the protocol
+    spells it (a tag outside the vocabulary is dropped in validation, section 3a)."""
+    if not (found := _stated(protocol, _TAGS, 'the tag vocabulary stated as "a controlled tag vocabulary (`tag`, …)" (section 3a)', out)):
+        return
+    m, line = found
+    named = re.findall(r"`([^`]+)`", m.group(1))
+    missing = [t for t in named if t not in cohort.vocabulary.tags]
+    if missing:
+        out.append(Problem(COHORT_FILE, None, "$.vocabulary.tags", f"every tag the frozen protocol names, spelled as it spells them "
+                           f"({PROTOCOL_DOC}:{line}): {', '.join(missing)} missing", short_repr(cohort.vocabulary.tags)))
