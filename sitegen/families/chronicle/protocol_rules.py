@@ -173,7 +173,7 @@ def _check_run_plan(protocol: MarkdownDoc, cohort: CohortFile, out: list[Problem
     at = f"{PROTOCOL_DOC}:{line}"
     if stated[0] * stated[1] * stated[2] != stated[3]:
         out.append(Problem(PROTOCOL_DOC, line, "", f"{stated[0] * stated[1] * stated[2]:,} scored runs, the product it states", f"{stated[3]:,}"))
-    for (what, key), want, have in zip((("the first cohort's models", "$.entrants"), ("briefs", "$.briefs"), ("runs per model and brief, "
+    for (what, key), want, have in zip((("models in the first cohort", "$.entrants"), ("briefs", "$.briefs"), ("runs per model and brief, "
                                         "two arms of each replicate", "$.replicates")), stated[:3], run_plan(cohort)):
         if want != have:
             out.append(Problem(COHORT_FILE, None, key, f"{want} {what}, as the frozen protocol's run arithmetic states ({at})", str(have)))
