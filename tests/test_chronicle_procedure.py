@@ -836,3 +836,17 @@ def test_the_tag_vocabulary_holds_every_tag_the_protocol_names_as_it_spells_it(b
         path.write_text(path.read_text(encoding="utf-8").replace('"strong_hook"', '"strong-hook"'), encoding="utf-8")
     [p] = problems(chron)
     assert (p.file, p.path) == (COHORT_REL, "$.vocabulary.tags") and p.expected.endswith(": strong_hook missing")
+
+
+def test_a_run_written_wholly_by_another_model_is_refused(chron):
+    """A run every call of which another model returned is not the entrant's run: refused, not
+    ranked with a flag on its own page. A call returned by a dated snapshot of the pinned slug,
+    as the demo's DeepSeek run has, is the pinned model's."""
+    runs = runs_of(chron)
+    k = next(i for i, r in enumerate(runs) if r["arm"] == "free-run" and r["entrant"] == "x-ai/grok-5")
+    for call in runs[k]["calls"]:
+        call["returned_model"] = "openai/gpt-5.6-sol"
+    write_runs(chron, runs)
+    [p] = problems(chron)
+    assert (p.line, p.path, p.found) == (k + 1, "$.calls[0].returned_model", "every call returned by openai/gpt-5.6-sol")
+    assert p.expected.startswith("a run written by x-ai/grok-5, the pinned slug it is entered under, in at least one call")

@@ -455,8 +455,17 @@ def moving_alias(slug: str) -> bool:
 def _check_calls(run: Run, line: int, entrant, c: CohortFile, out: list[Problem]) -> None:
     """Protocol section 2: every call is served by the entrant's pinned provider (no fallback:
     a pinned-provider failure is a recorded failure, not a silent reroute), and a model's calls
-    run at the cohort's temperature, or record that the endpoint refused it (params_transformed)."""
+    run at the cohort's temperature, or record that the endpoint refused it (params_transformed).
+    A model's run of which no call was returned by the pinned model (or a dated snapshot of it,
+    "vendor/model-0821") was written by another model: it is not the entrant's, whatever the
+    flag on its page would say, and is refused."""
     f = RUNS_FILE
+    served = [k.returned_model == entrant.id or k.returned_model.startswith(entrant.id + "-") for k in run.calls]
+    if entrant.kind == "model" and run.calls and not any(served):
+        others = sorted({k.returned_model for k in run.calls})
+        out.append(Problem(f, line, "$.calls[0].returned_model", f"a run written by {entrant.id}, the pinned slug it is entered under, in at "
+                           "least one call (protocol section 1: a run wholly written by another model is not its run)",
+                           f"every call returned by {', '.join(others)}"))
     for k, call in enumerate(run.calls):
         if call.returned_provider != entrant.provider:
             out.append(Problem(f, line, f"$.calls[{k}].returned_provider", f"{entrant.provider!r}, the provider {entrant.id} is pinned to "
