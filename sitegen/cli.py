@@ -166,25 +166,28 @@ def validate(root: Path, no_cache: bool, every: bool, history: bool, since: str 
     from sitegen.build import validate as run_validate
     from sitegen.config import load_config
 
+    def report(problems: list) -> None:
+        if problems:
+            click.echo(InputError(problems).render(None if every else SHOWN_PER_FILE), err=True)
+
     problems, checked = [], None
     try:
+        if since is not None and not history:
+            raise BuildError("--since: expected --history with it (the commit to check the history from)")
         config = load_config(root)
         try:
             for warning in run_validate(config, cache=not no_cache):
                 click.echo(f"warning: {warning}", err=True)
         except InputError as exc:
             problems += exc.problems
-        if since is not None and not history:
-            raise BuildError("--since: expected --history with it (the commit to check the history from)")
         if history:
             checked, found = history_mod.check(config, since)
             problems += found
     except SitegenError as exc:
-        if problems:
-            click.echo(InputError(problems).render(None if every else SHOWN_PER_FILE), err=True)
+        report(problems)  # what was found before the history could not be checked
         _fail(exc)
     if problems:
-        click.echo(InputError(problems).render(None if every else SHOWN_PER_FILE), err=True)
+        report(problems)
         sys.exit(1)
     click.echo("valid: every artifact meets its contract and every stated number agrees")
     if checked is not None:
@@ -361,13 +364,14 @@ def freeze_record_cmd(root: Path, fid: str) -> None:
     """Record, at version 1 and its fingerprint now, every input the family freezes that its
     record does not hold yet (a new amendment-log entry, a new frozen document)."""
     from sitegen.config import load_config
-    from sitegen.freeze_record import freeze_rel, record
+    from sitegen.freeze import record_rel
+    from sitegen.freeze_record import record
 
     try:
         added = record(load_config(root), fid)
     except SitegenError as exc:
         _fail(exc)
-    click.echo(f"recorded in {freeze_rel(fid)}: {', '.join(added)}" if added else f"{freeze_rel(fid)} already records every input {fid} freezes")
+    click.echo(f"recorded in {record_rel(fid)}: {', '.join(added)}" if added else f"{record_rel(fid)} already records every input {fid} freezes")
 
 
 @freeze.command("bump")

@@ -22,6 +22,11 @@ Fingerprint = Annotated[str, StringConstraints(pattern=r"^([0-9a-f]{32}|[0-9a-f]
 ContentPath = Annotated[str, StringConstraints(pattern=r"^content/([A-Za-z0-9._-]+/)*[A-Za-z0-9._-]+\.md$", max_length=300), AfterValidator(normal_segments)]
 
 
+def record_rel(fid: str) -> str:
+    """Where family FID keeps its freeze record."""
+    return f"data/{fid}/freeze.json"
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 

@@ -27,14 +27,10 @@ from sitegen import amendments, clock
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, InputError, Problem
 from sitegen.fingerprint import text_fingerprint
-from sitegen.freeze import Wanted
+from sitegen.freeze import Wanted, record_rel
 from sitegen.frozen_texts import versions_dir
 from sitegen.load import Loaded
 from sitegen.site_families import for_site
-
-
-def freeze_rel(fid: str) -> str:
-    return f"data/{fid}/freeze.json"
 
 
 def _frozen(config: SiteConfig, fid: str) -> tuple[list[Wanted], list[Problem]]:
@@ -46,18 +42,18 @@ def _frozen(config: SiteConfig, fid: str) -> tuple[list[Wanted], list[Problem]]:
     family.load(config.root, loaded, config.limits)
     if (log_check := getattr(family, "log_check", None)) is not None:  # the log's recorded entries against their text
         log_check(config.root, loaded, config.limits)
-    wanted = loaded.frozen.get(freeze_rel(fid))
+    wanted = loaded.frozen.get(record_rel(fid))
     if wanted is None:
         # the record could not be read, or the family keeps none: say why, with the load's problems
         if loaded.problems:
             raise InputError(loaded.problems)
-        raise BuildError(f"the family {fid} keeps no freeze record ({freeze_rel(fid)}): nothing to record")
+        raise BuildError(f"the family {fid} keeps no freeze record ({record_rel(fid)}): nothing to record")
     return wanted, loaded.problems
 
 
 def _read(config: SiteConfig, fid: str) -> tuple[bytes | None, dict]:
     """The record's bytes and JSON; (None, a new empty record) when there is none yet."""
-    path = config.root / freeze_rel(fid)
+    path = config.root / record_rel(fid)
     if not path.exists():
         return None, {"schema": f"{fid}.freeze/1", "frozen_at": clock.now_iso(), "items": []}
     data = path.read_bytes()
@@ -68,7 +64,7 @@ def _write_checked(config: SiteConfig, fid: str, before: bytes | None, doc: dict
     """Write DOC as the freeze record, then load the family again: if the load finds a problem
     it did not find before, put the bytes BEFORE back and raise those problems. (A problem that
     was there before, such as an edit still to be bumped, is not this record's to fix.)"""
-    path = config.root / freeze_rel(fid)
+    path = config.root / record_rel(fid)
     _replace(path, (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     try:
         _wanted, problems = _frozen(config, fid)
@@ -122,7 +118,7 @@ def bump(config: SiteConfig, fid: str, key: str, version: str, amendment: str, n
     input now, recorded by the amendment-log entry AMENDMENT; return what was added, in words."""
     kind, _, item_id = key.partition("/")
     wanted, problems_before = _frozen(config, fid)
-    rel = freeze_rel(fid)
+    rel = record_rel(fid)
     w = next((w for w in wanted if (w.kind, w.id) == (kind, item_id)), None)
     if w is None:
         raise BuildError(f"{key}: expected one of the inputs {fid} freezes ({', '.join(f'{x.kind}/{x.id}' for x in wanted)}); found none such")

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from sitegen import amendments, clock, release_checks, releases
 from sitegen.config import SiteConfig
 from sitegen.errors import BuildError, Problem
+from sitegen.freeze import record_rel
 
 GIT_SECONDS = 120  # one git command on a large repository; a hung one is an error, not a wait
 
@@ -54,7 +55,7 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> bytes:
 
 def watched(families) -> list[str]:
     """The site-relative paths whose history is checked."""
-    return [p for fid in families for p in (amendments.log_dir(fid), f"data/{fid}/freeze.json")]
+    return [p for fid in families for p in (amendments.log_dir(fid), record_rel(fid))]
 
 
 def states(config: SiteConfig, since: str | None) -> list[State]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from sitegen import amendments, publish
+from sitegen.freeze import record_rel
 from sitegen.errors import BuildError, Problem
 from sitegen.load import Loaded, input_bytes, read_markdown
 
@@ -93,7 +94,7 @@ def ledger(root: Path, sources: dict[str, str], families, archived_csv: dict[str
             doc = read_markdown(root, root / rel, Loaded(), limits)
             meta = doc.meta if doc is not None else {}
             log[rel] = {"family": fid, "id": meta.get("id", Path(rel).stem), "date": meta.get("date", ""), "sha256": sources[rel]}
-        rel = f"data/{fid}/freeze.json"
+        rel = record_rel(fid)
         if rel in sources:
             doc = json.loads(input_bytes(root, root / rel))
             # a list, in the file's order, so that a problem names the item where it is

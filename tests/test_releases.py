@@ -34,16 +34,20 @@ PROTOCOL = "content/chronicle/protocol.md"
 FREEZE = "data/chronicle/freeze.json"
 
 
-@pytest.fixture(scope="module")
-def released(tmp_path_factory):
-    """(the unedited site, its build: release 1 dated 2026-12-01)."""
+def release_one(tmp_path_factory, name: str, families: list[str]) -> tuple[Path, Path]:
+    """(the unedited site of FAMILIES, its build: release 1 dated 2026-12-01)."""
     mp = pytest.MonkeyPatch()
     mp.setenv("SOURCE_DATE_EPOCH", PREVIOUS_EPOCH)
-    root = copy_site(tmp_path_factory.mktemp("releases") / "site", families=FAMILIES)
+    root = copy_site(tmp_path_factory.mktemp(name) / "site", families=families)
     out = root.parent / "release-1"
     build(load_config(root), out)
     mp.undo()
     return root, out
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    return release_one(tmp_path_factory, "releases", FAMILIES)
 
 
 @pytest.fixture
@@ -51,9 +55,10 @@ def later(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", LATER_EPOCH)
 
 
-def edited(released, tmp_path: Path) -> Path:
+def edited(released, tmp_path: Path, families: list[str] = FAMILIES) -> Path:
+    """A copy of the released site's inputs, with its cache, to edit."""
     root, _out = released
-    return copy_site(tmp_path / "site", cache_from=root, families=FAMILIES)
+    return copy_site(tmp_path / "site", cache_from=root, families=families)
 
 
 def refused(root: Path, previous: Path, out: Path) -> list[str]:
@@ -228,19 +233,13 @@ def test_a_model_renamed_without_its_former_id_is_refused_and_with_it_passes(rel
 
 @pytest.fixture(scope="module")
 def released_nextchapter(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SOURCE_DATE_EPOCH", PREVIOUS_EPOCH)
-    root = copy_site(tmp_path_factory.mktemp("nextchapter") / "site", families=["nextchapter"])
-    out = root.parent / "release-1"
-    build(load_config(root), out)
-    mp.undo()
-    return root, out
+    return release_one(tmp_path_factory, "nextchapter", ["nextchapter"])
 
 
 def test_a_judged_reference_chapter_edited_with_its_hash_is_refused(released_nextchapter, tmp_path, later):
     """The reference chapter judged beside every model's is edited and its stored SHA-256
     updated to match: the file is consistent with itself, but not with what was published."""
-    root = copy_site(tmp_path / "site", cache_from=released_nextchapter[0], families=["nextchapter"])
+    root = edited(released_nextchapter, tmp_path, ["nextchapter"])
     first = []
 
     def edit(item):
@@ -258,17 +257,11 @@ def test_a_judged_reference_chapter_edited_with_its_hash_is_refused(released_nex
 
 @pytest.fixture(scope="module")
 def released_canonic(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SOURCE_DATE_EPOCH", PREVIOUS_EPOCH)
-    root = copy_site(tmp_path_factory.mktemp("canonic") / "site", families=["canonic"])
-    out = root.parent / "release-1"
-    build(load_config(root), out)
-    mp.undo()
-    return root, out
+    return release_one(tmp_path_factory, "canonic", ["canonic"])
 
 
 def canonic_copy(released_canonic, tmp_path: Path) -> tuple[Path, dict, dict]:
-    root = copy_site(tmp_path / "site", cache_from=released_canonic[0], families=["canonic"])
+    root = edited(released_canonic, tmp_path, ["canonic"])
     return root, json.loads((root / "data/canonic/sweep.json").read_text(encoding="utf-8")), \
         json.loads((root / "data/canonic/freeze.json").read_text(encoding="utf-8"))
 
@@ -301,7 +294,7 @@ def test_a_canonic_task_edited_with_its_freeze_entry_rewritten_is_refused(releas
 
 
 def test_a_canonic_model_renamed_under_the_published_sweep_is_refused(released_canonic, tmp_path, later):
-    root = copy_site(tmp_path / "site", cache_from=released_canonic[0], families=["canonic"])
+    root = edited(released_canonic, tmp_path, ["canonic"])
     for path in sorted((root / "data/canonic").glob("*.json*")):
         path.write_text(path.read_text(encoding="utf-8").replace('"amazon/nova-pro-2"', '"amazon/nova-pro-2-0301"'), encoding="utf-8")
     lines = refused(root, released_canonic[1], tmp_path / "out")

@@ -83,12 +83,12 @@ class CanonicResults:
     example: WorkedExample | None = None
     evidence: Evidence | None = None
     # the cells the cells file records: fewer than cells_total when a model's task has none
-    cells_recorded: int | None = None
+    cells_recorded: int = 0
 
     @property
     def cells_missing(self) -> int:
         """Cells of the sweep (a model given a task) with no record in the cells file."""
-        return self.cells_total - (self.cells_total if self.cells_recorded is None else self.cells_recorded)
+        return self.cells_total - self.cells_recorded
 
     @property
     def sweep(self):
@@ -111,6 +111,9 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     scores = dict(cstore.counted_scores(db))  # (model, domain) -> its counted scores, in task order
 
     grid = cstore.grid(db)
+    # The cells of the sweep are every model given every task (a row's total); those recorded
+    # are its attempted ones: a task with no cell is a gap, counted as not counted, never dropped.
+    cells_total, cells_recorded, cells_counted = (sum(row[k] for row in grid) for k in (2, 3, 4))
     pending, jobs = [], []
     for model, domain, total, attempted, counted in grid:
         reason = gate(total, attempted, counted)
@@ -131,7 +134,6 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
         split_keys, split_args = split_jobs(db, s.sweep.id, gated)
         bootstraps.submit([(stats.difference_bootstrap, *args) for args in split_args])
         # The store's other questions, which need no interval, are asked while the bootstraps run.
-        total, counted, recorded = cstore.cell_totals(db)
         exclusions = cstore.exclusions_by_reason(db)
         stored = stored_evidence(db, inp, gated)
         results = bootstraps.result()
@@ -163,7 +165,7 @@ def compute(db, inp: CanonicInput) -> CanonicResults:
     rows_total = sum(len(b.rows) for b in boards)
     rows_published = sum(len(b.published) for b in boards)
     return CanonicResults(
-        input=inp, boards=boards, cells_total=total, cells_counted=counted, cells_recorded=recorded,
+        input=inp, boards=boards, cells_total=cells_total, cells_counted=cells_counted, cells_recorded=cells_recorded,
         rows_total=rows_total, rows_published=rows_published,
         exclusions=exclusions, example=_worked_example(db, inp, boards),
         evidence=compute_evidence(stored, inp, boards, split))

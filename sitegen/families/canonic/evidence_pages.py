@@ -4,7 +4,7 @@ downloads, Figures 2 and 3, and the generated sentences a paper may cite."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from sitegen.families import Figure, Outputs, Page, Table, first_rows
 from sitegen.families.canonic.compute import CanonicResults
@@ -70,7 +70,6 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     table("exclusions-by-model", SENTENCES.table_exclusions_by_model(),
           ["model", "model_name", "counted", *[r.replace(" ", "_") for r in REASONS]], model_rows, "exclusions")
     # Per row (model x domain): what a withheld row lost, and where every excluded cell is.
-    tasks_in = Counter(t.domain for t in s.tasks)
     by_row: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
     for model, domain, status, n in ev.exclusions_by_row:
         by_row[(model, domain)][status] = n
@@ -79,12 +78,12 @@ def evidence_outputs(res: CanonicResults, common: dict, out: Outputs) -> None:
     # are a gap the table shows, not a row it drops.
     row_rows = [(m.id, m.name, d, domain_name[d], by_row[(m.id, d)].get("counted", 0), *(by_row[(m.id, d)].get(r, 0) for r in REASONS),
                  (m.id, d) not in withheld, withheld.get((m.id, d))) for m in s.models for d in domain_name]
-    missing = [(m.id, m.name, d, domain_name[d], n) for m in s.models for d in domain_name
-               if (n := tasks_in[d] - sum(by_row[(m.id, d)].values())) > 0]
+    # a row's tasks without a cell: its total (the domain's tasks) less those attempted
+    without_record = {(r.model, b.domain): r.total - r.attempted for b in res.boards for r in b.rows if r.attempted < r.total}
+    missing = [(m.id, m.name, d, domain_name[d], without_record[(m.id, d)]) for m in s.models for d in domain_name if (m.id, d) in without_record]
     table("exclusions-by-row", SENTENCES.table_exclusions_by_row(),
           ["model", "model_name", "domain", "domain_name", "counted", *[r.replace(" ", "_") for r in REASONS], "published", "withheld_reason"],
           row_rows, "exclusions")
-    without_record = {(row[0], row[2]): row[4] for row in missing}
     if missing:
         table("cells-without-record", SENTENCES.table_cells_without_record(), ["model", "model_name", "domain", "domain_name", "cells"],
               missing, "exclusions")

@@ -159,15 +159,6 @@ def counted_scores(db) -> list[tuple[tuple[str, str], np.ndarray]]:
         WHERE status = 'counted' ORDER BY model, domain, task""")
 
 
-def cell_totals(db) -> tuple[int, int, int]:
-    """(the cells of the sweep, every model given every task; those counted; those the cells
-    file records). A cell with no record is a gap: counted as not counted, never dropped."""
-    (recorded, counted), = store.rows(db, """
-        SELECT count(*), count(*) FILTER (WHERE status = 'counted') FROM cell_status ORDER BY 1""")
-    (total,), = store.rows(db, "SELECT CAST(sum(total) AS BIGINT) FROM md_rows ORDER BY 1")
-    return int(total or 0), counted, recorded
-
-
 def exclusions_by_reason(db) -> list[tuple]:
     """(domain, status, cells) for every domain and status present."""
     return store.rows(db, """
